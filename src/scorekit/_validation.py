@@ -1,0 +1,354 @@
+"""Validation and conversion shared by every metric.
+
+Public functions convert and check their arguments here, once; kernels take
+plain NumPy arrays and never validate. Nothing the user passed in is modified:
+conversions copy when they must change anything.
+
+Inputs are converted without importing the library they come from: torch
+tensors through ``.detach().cpu().numpy()``, pandas / polars Series and
+pyarrow arrays through ``to_numpy``, everything else through ``numpy.asarray``.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import numpy as np
+
+from ._errors import (
+    EmptyInputError,
+    LabelError,
+    LengthMismatchError,
+    NegativeWeightError,
+    NonFiniteError,
+    OmittedRowsWarning,
+    ParameterError,
+    ProbabilityRangeError,
+    ShapeError,
+    UndefinedMetricWarning,
+)
+from ._typing import AnyArray, ArrayLike, BoolArray, FloatArray
+
+__all__ = [
+    "as_array",
+    "binary_target",
+    "check_option",
+    "check_probabilities",
+    "check_same_length",
+    "finite_rows",
+    "labels_1d",
+    "nonempty",
+    "scores_1d",
+    "scores_2d",
+    "take",
+    "type_of_target",
+    "undefined",
+    "weights_1d",
+]
+
+_NA_TYPES = frozenset({"NoneType", "NAType", "NaTType"})
+
+
+def _is_missing(value: Any) -> bool:
+    if type(value).__name__ in _NA_TYPES:
+        return True
+    return isinstance(value, float) and value != value
+
+
+def as_array(x: ArrayLike, name: str) -> AnyArray:
+    """Convert any array-like to a NumPy array, without importing its library.
+
+    Object arrays whose entries are all numbers become numeric arrays, so a
+    pandas nullable ``Int64`` column without missing values is an integer array.
+
+    >>> as_array([1, 2, 3], "y_true").dtype.kind
+    'i'
+    """
+    if x is None:
+        raise ShapeError(f"{name} is None; an array-like is required")
+    root = type(x).__module__.partition(".")[0]
+    if isinstance(x, np.ndarray):
+        arr = x
+    elif root == "torch":
+        arr = np.asarray(x.detach().cpu().numpy())
+    elif root == "pyarrow":
+        arr = np.asarray(x.to_numpy(zero_copy_only=False))
+    elif root in ("pandas", "polars") and hasattr(x, "to_numpy"):
+        arr = np.asarray(x.to_numpy())
+    elif isinstance(x, (str, bytes)):
+        raise ShapeError(f"{name} is a single string; an array-like is required")
+    else:
+        try:
+            arr = np.asarray(x)
+        except ValueError as exc:  # ragged nested lists
+            raise ShapeError(f"{name} could not be read as an array: {exc}") from None
+    if arr.dtype.kind == "O":
+        arr = _tidy_object(arr, name)
+    return arr
+
+
+def _tidy_object(arr: AnyArray, name: str) -> AnyArray:
+    flat = arr.ravel()
+    n_missing = sum(_is_missing(v) for v in flat)
+    if n_missing:
+        raise NonFiniteError(f"{name} contains {n_missing} missing values (None/NA)")
+    if flat.size and all(isinstance(v, (bool, int, float, np.number, np.bool_)) for v in flat):
+        return np.asarray(flat.tolist()).reshape(arr.shape)
+    if flat.size and all(isinstance(v, str) for v in flat):
+        return arr.astype(str)
+    kinds = {type(v).__name__ for v in flat[:1000]}
+    if any(isinstance(v, str) for v in flat) and len(kinds) > 1:
+        raise LabelError(f"{name} mixes strings and other types ({', '.join(sorted(kinds))})")
+    return arr
+
+
+def _one_d(arr: AnyArray, name: str, what: str) -> AnyArray:
+    if arr.ndim == 2 and arr.shape[1] == 1:
+        return arr[:, 0]
+    if arr.ndim != 1:
+        hint = " (2-D scores passed where labels are expected?)" if arr.ndim == 2 else ""
+        raise ShapeError(f"{name} must be 1-D {what}, got shape {arr.shape}{hint}")
+    return arr
+
+
+def labels_1d(x: ArrayLike, name: str) -> AnyArray:
+    """A 1-D array of labels (ints, bools or strings); NaN labels raise.
+
+    >>> labels_1d(["a", "b"], "y_true").tolist()
+    ['a', 'b']
+    """
+    arr = _one_d(as_array(x, name), name, "labels")
+    if arr.dtype.kind == "f" and not np.isfinite(arr).all():
+        n_bad = int((~np.isfinite(arr)).sum())
+        raise NonFiniteError(f"{name} contains {n_bad} NaN or infinite labels")
+    if arr.dtype.kind not in "biufUSO":
+        raise LabelError(f"{name} has unsupported dtype {arr.dtype} for labels")
+    return arr
+
+
+def _numeric(arr: AnyArray, name: str) -> FloatArray:
+    if arr.dtype.kind in "biuf":
+        return np.asarray(arr, dtype=np.float64)
+    try:
+        return np.asarray(arr, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ShapeError(f"{name} must be numeric, got dtype {arr.dtype}") from None
+
+
+def scores_1d(x: ArrayLike, name: str) -> FloatArray:
+    """A 1-D float64 array of scores or values (NaN is checked by :func:`finite_rows`).
+
+    >>> scores_1d([1, 2], "y_score")
+    array([1., 2.])
+    """
+    return _numeric(_one_d(as_array(x, name), name, "scores"), name)
+
+
+def scores_2d(x: ArrayLike, name: str) -> FloatArray:
+    """A 2-D float64 array (one row per sample); a 1-D input becomes one column.
+
+    >>> scores_2d([1, 2], "y_pred").shape
+    (2, 1)
+    """
+    arr = as_array(x, name)
+    if arr.ndim == 1:
+        arr = arr[:, None]
+    if arr.ndim != 2:
+        raise ShapeError(f"{name} must be 1-D or 2-D, got shape {arr.shape}")
+    return _numeric(arr, name)
+
+
+def weights_1d(
+    sample_weight: ArrayLike | None, n: int, name: str = "sample_weight"
+) -> FloatArray | None:
+    """Check and convert weights: length ``n``, finite, not negative; ``None`` passes through.
+
+    >>> weights_1d([1, 2], 2)
+    array([1., 2.])
+    """
+    if sample_weight is None:
+        return None
+    w = _numeric(_one_d(as_array(sample_weight, name), name, "weights"), name)
+    if w.shape[0] != n:
+        raise LengthMismatchError(f"{name} has {w.shape[0]} entries but the data has {n}")
+    if not np.isfinite(w).all():
+        raise NonFiniteError(
+            f"{name} contains {int((~np.isfinite(w)).sum())} NaN or infinite values"
+        )
+    if (w < 0).any():
+        raise NegativeWeightError(f"{name} contains {int((w < 0).sum())} negative values")
+    return w
+
+
+def check_same_length(**named: AnyArray | None) -> int:
+    """Return the common first dimension of the named arrays, or raise naming the two that differ.
+
+    >>> check_same_length(y_true=np.zeros(3), y_score=np.zeros(3))
+    3
+    """
+    items = [(k, v) for k, v in named.items() if v is not None]
+    first_name, first = items[0]
+    n = int(first.shape[0])
+    for other_name, other in items[1:]:
+        if other.shape[0] != n:
+            raise LengthMismatchError(
+                f"{first_name} has {n} entries but {other_name} has {other.shape[0]}"
+            )
+    return n
+
+
+def nonempty(n: int, name: str) -> None:
+    """Raise :class:`EmptyInputError` when ``n == 0``."""
+    if n == 0:
+        raise EmptyInputError(f"{name} is empty; at least one sample is needed")
+
+
+def check_option(value: Any, name: str, allowed: Iterable[Any]) -> None:
+    """Raise :class:`ParameterError` unless ``value`` is one of ``allowed``.
+
+    >>> check_option("macro", "average", ("micro", "macro"))
+    """
+    allowed = tuple(allowed)
+    if value not in allowed:
+        raise ParameterError(f"{name}={value!r} is not one of {', '.join(map(repr, allowed))}")
+
+
+def finite_rows(nan_policy: str, **named: AnyArray | None) -> BoolArray | None:
+    """Check the named float arrays for NaN/inf.
+
+    Returns ``None`` when every row is finite. Otherwise, with
+    ``nan_policy="raise"`` raises :class:`NonFiniteError` naming the argument;
+    with ``"omit"`` warns (:class:`OmittedRowsWarning`, saying how many rows)
+    and returns the mask of rows to keep (apply it with :func:`take`).
+
+    >>> finite_rows("raise", y_score=np.array([0.5, 1.0])) is None
+    True
+    """
+    check_option(nan_policy, "nan_policy", ("raise", "omit"))
+    keep: BoolArray | None = None
+    for name, arr in named.items():
+        if arr is None or arr.dtype.kind != "f":
+            continue
+        ok: BoolArray = np.isfinite(arr)
+        if ok.ndim > 1:
+            ok = np.asarray(ok.all(axis=tuple(range(1, ok.ndim))))
+        if ok.all():
+            continue
+        if nan_policy == "raise":
+            raise NonFiniteError(
+                f"{name} contains {int((~ok).sum())} NaN or infinite values; "
+                'pass nan_policy="omit" to drop those rows'
+            )
+        keep = ok if keep is None else keep & ok
+    if keep is not None:
+        warnings.warn(
+            f"nan_policy='omit' dropped {int((~keep).sum())} of {keep.size} rows "
+            "with NaN or infinite values",
+            OmittedRowsWarning,
+            stacklevel=3,
+        )
+        if not keep.any():
+            raise EmptyInputError("every row has a NaN or infinite value; nothing is left to score")
+    return keep
+
+
+def take(keep: BoolArray | None, *arrays: AnyArray | None) -> tuple[Any, ...]:
+    """Apply a row mask from :func:`finite_rows` to each array (``None`` stays ``None``)."""
+    if keep is None:
+        return arrays
+    return tuple(None if a is None else a[keep] for a in arrays)
+
+
+def check_probabilities(p: FloatArray, name: str) -> None:
+    """Raise :class:`ProbabilityRangeError` if any value lies outside [0, 1].
+
+    >>> check_probabilities(np.array([0.0, 1.0]), "y_prob")
+    """
+    if p.size and (p.min() < 0 or p.max() > 1):
+        lo, hi = float(p.min()), float(p.max())
+        raise ProbabilityRangeError(
+            f"{name} must hold probabilities in [0, 1]; found values in [{lo}, {hi}]"
+        )
+
+
+def binary_target(
+    y: AnyArray, pos_label: Any = None, name: str = "y_true", *, classes: AnyArray | None = None
+) -> BoolArray:
+    """Boolean positives of a binary target, with scikit-learn's ``pos_label`` rule.
+
+    Without ``pos_label`` the labels must be a subset of {0, 1} or {-1, 1}
+    (bools count as {0, 1}) and 1 is positive. With ``pos_label`` there may be
+    at most two classes.
+
+    >>> binary_target(np.array(["n", "p", "p"]), "p").tolist()
+    [False, True, True]
+    """
+    if classes is None:
+        classes = np.unique(y)
+    if classes.size > 2:
+        raise LabelError(
+            f"{name} has {classes.size} classes ({_show(classes)}); a binary metric needs at most two"
+        )
+    if pos_label is None:
+        numeric = classes.dtype.kind in "biuf"
+        if not numeric or not (set(classes.tolist()) <= {0, 1} or set(classes.tolist()) <= {-1, 1}):
+            raise LabelError(
+                f"{name} has labels {_show(classes)}; without pos_label they must be "
+                "{0, 1}, {-1, 1} or bool (pass pos_label= to name the positive class)"
+            )
+        pos_label = 1
+    elif (classes.dtype.kind in "USO") != isinstance(pos_label, str) and classes.size:
+        raise LabelError(
+            f"pos_label={pos_label!r} is not one of the labels of {name} ({_show(classes)})"
+        )
+    return np.asarray(y == pos_label, dtype=bool)
+
+
+def _show(classes: AnyArray, most: int = 6) -> str:
+    items = [repr(c) for c in classes[:most].tolist()]
+    more = f", ... ({classes.size} in all)" if classes.size > most else ""
+    return "[" + ", ".join(items) + more + "]"
+
+
+def type_of_target(y: AnyArray) -> str:
+    """scikit-learn's target type: binary, multiclass, multilabel-indicator, continuous, ...
+
+    >>> type_of_target(np.array([0, 1, 2]))
+    'multiclass'
+    >>> type_of_target(np.array([[0, 1], [1, 1]]))
+    'multilabel-indicator'
+    """
+    if y.ndim > 2 or (y.dtype.kind == "O" and y.ndim == 2):
+        return "unknown"
+    if y.ndim == 2 and y.shape[1] == 0:
+        return "unknown"
+    multi = y.ndim == 2 and y.shape[1] > 1
+    if y.dtype.kind == "f" and y.size and np.any(y != np.round(y)):
+        return "continuous-multioutput" if multi else "continuous"
+    if multi:
+        values = np.unique(y)
+        if y.dtype.kind in "biuf" and set(values.tolist()) <= {0, 1}:
+            return "multilabel-indicator"
+        return "multiclass-multioutput"
+    n_classes = np.unique(y).size if y.size else 0
+    return "multiclass" if n_classes > 2 else "binary"
+
+
+def undefined(metric: str, reason: str, value: float = float("nan")) -> float:
+    """Warn with :class:`UndefinedMetricWarning` and return ``value`` (``nan`` by default)."""
+    warnings.warn(
+        f"{metric} is undefined: {reason}; returning {value}", UndefinedMetricWarning, stacklevel=3
+    )
+    return value
+
+
+def mapping_get(mapping: Mapping[str, Any], key: str, name: str) -> Any:
+    """Look up ``key`` or raise :class:`ParameterError` listing the known keys."""
+    try:
+        return mapping[key]
+    except KeyError:
+        raise ParameterError(
+            f"{name}={key!r} is not one of {', '.join(map(repr, mapping))}"
+        ) from None

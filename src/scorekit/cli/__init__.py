@@ -1,0 +1,1 @@
+"""The ``scorekit`` command line (needs the ``cli`` extra for tables and progress)."""

@@ -1,0 +1,5 @@
+"""scorekit.ranking."""
+
+from __future__ import annotations
+
+__all__: list[str] = []
