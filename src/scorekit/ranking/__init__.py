@@ -1,5 +1,10 @@
-"""scorekit.ranking."""
+"""Ranking and retrieval: Qrels, Run, evaluate (trec_eval conventions), compare, rank correlation."""
 
 from __future__ import annotations
 
-__all__: list[str] = []
+from ._compare import *  # noqa: F403
+from ._compare import __all__ as _compare_all
+from ._correlation import *  # noqa: F403
+from ._correlation import __all__ as _correlation_all
+
+__all__ = [*_compare_all, *_correlation_all]
