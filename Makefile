@@ -17,6 +17,9 @@ $(VENV)/.all: $(PY) pyproject.toml
 
 $(VENV)/.dev: $(PY) pyproject.toml
 	$(PIP) install -e '.[all,dev]'
+	@# torch only to test torch-tensor inputs, and only the CPU wheel this machine kind ships
+	@if ls /opt/wheels/torch-2.13.0+cpu-* >/dev/null 2>&1; then $(PIP) install 'torch==2.13.0'; \
+	  else echo "no local CPU torch wheel: the torch-input tests will skip"; fi
 	touch $(VENV)/.all $@
 
 install: $(VENV)/.all
