@@ -1,5 +1,17 @@
-"""scorekit.recsys."""
+"""Recommendation and CTR metrics: GAUC, calibration (PCOC, normalized entropy), coverage.
+
+Top-k list metrics (nDCG@k, hit rate, precision, recall of users' recommendation
+lists) run through the ranking engine: a user is a query, an item a document
+(see ``docs/recsys.md``).
+"""
 
 from __future__ import annotations
 
-__all__: list[str] = []
+from ._calibration import *  # noqa: F403
+from ._calibration import __all__ as _calibration_all
+from ._coverage import *  # noqa: F403
+from ._coverage import __all__ as _coverage_all
+from ._gauc import *  # noqa: F403
+from ._gauc import __all__ as _gauc_all
+
+__all__ = [*_calibration_all, *_coverage_all, *_gauc_all]
