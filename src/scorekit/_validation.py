@@ -231,6 +231,10 @@ def finite_rows(nan_policy: str, **named: AnyArray | None) -> BoolArray | None:
     for name, arr in named.items():
         if arr is None or arr.dtype.kind != "f":
             continue
+        # One summation answers the common case without a boolean temporary:
+        # a finite sum means every value is finite (NaN and inf propagate).
+        if np.isfinite(np.sum(arr)):
+            continue
         ok: BoolArray = np.isfinite(arr)
         if ok.ndim > 1:
             ok = np.asarray(ok.all(axis=tuple(range(1, ok.ndim))))
