@@ -1,5 +1,138 @@
-"""Placeholder; see classification/__init__.py."""
+"""Calibration: the reliability curve and the expected calibration error, from one binning.
+
+Kernel: :func:`_bin_edges` (uniform or quantile edges), :func:`_calibration_bins`
+(rows -> :class:`CalibrationBins`: count, Σ probability and Σ outcome per bin),
+:func:`_merge_calibration_bins` (adds; exact for fixed edges, i.e. the uniform
+strategy — quantile edges depend on all the data), and the two values
+:func:`_curve_from_bins` and :func:`_ece_from_bins`.
+"""
 
 from __future__ import annotations
 
-__all__: list[str] = []
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .._errors import ParameterError
+from .._typing import ArrayLike, BoolArray, FloatArray
+from .._validation import check_option
+from ._curves import _binary_inputs, _check_probabilities
+
+__all__ = ["calibration_curve", "expected_calibration_error"]
+
+
+@dataclass(frozen=True, slots=True)
+class CalibrationBins:
+    """Per bin: number of rows, sum of predicted probabilities, number of positives."""
+
+    count: FloatArray
+    prob_sum: FloatArray
+    pos_sum: FloatArray
+
+
+def _bin_edges(p: FloatArray, n_bins: int, strategy: str) -> FloatArray:
+    """``n_bins + 1`` edges: evenly spaced on [0, 1], or the quantiles of ``p`` (``np.percentile``)."""
+    if strategy == "quantile":
+        return np.asarray(np.percentile(p, np.linspace(0, 1, n_bins + 1) * 100))
+    return np.linspace(0.0, 1.0, n_bins + 1)
+
+
+def _calibration_bins(y: BoolArray, p: FloatArray, edges: FloatArray) -> CalibrationBins:
+    """Rows -> bins; a value on an inner edge falls in the lower bin (scikit-learn's rule)."""
+    n_bins = edges.size - 1
+    ids = np.searchsorted(edges[1:-1], p)
+    return CalibrationBins(
+        np.bincount(ids, minlength=n_bins).astype(np.float64),
+        np.bincount(ids, weights=p, minlength=n_bins).astype(np.float64),
+        np.bincount(ids, weights=y, minlength=n_bins).astype(np.float64),
+    )
+
+
+def _merge_calibration_bins(a: CalibrationBins, b: CalibrationBins) -> CalibrationBins:
+    """Bins of the concatenated rows (same edges)."""
+    return CalibrationBins(a.count + b.count, a.prob_sum + b.prob_sum, a.pos_sum + b.pos_sum)
+
+
+def _curve_from_bins(b: CalibrationBins) -> tuple[FloatArray, FloatArray]:
+    """``(prob_true, prob_pred)`` over the non-empty bins."""
+    full = b.count != 0
+    return b.pos_sum[full] / b.count[full], b.prob_sum[full] / b.count[full]
+
+
+def _ece_from_bins(b: CalibrationBins) -> float:
+    """Σ_b (n_b / N) |acc_b − conf_b| over the non-empty bins."""
+    prob_true, prob_pred = _curve_from_bins(b)
+    share = b.count[b.count != 0] / b.count.sum()
+    return float(np.sum(share * np.abs(prob_true - prob_pred)))
+
+
+def _binned(
+    y_true: ArrayLike,
+    y_prob: ArrayLike,
+    n_bins: int,
+    strategy: str,
+    pos_label: Any,
+    nan_policy: str,
+) -> CalibrationBins:
+    if isinstance(n_bins, bool) or not isinstance(n_bins, (int, np.integer)) or n_bins < 1:
+        raise ParameterError(f"n_bins must be an integer >= 1, got {n_bins!r}")
+    check_option(strategy, "strategy", ("uniform", "quantile"))
+    y, p, _ = _binary_inputs(y_true, y_prob, None, pos_label, nan_policy, "y_prob")
+    _check_probabilities(p, "y_prob")
+    return _calibration_bins(y, p, _bin_edges(p, int(n_bins), strategy))
+
+
+def calibration_curve(
+    y_true: ArrayLike,
+    y_prob: ArrayLike,
+    *,
+    n_bins: int = 10,
+    strategy: str = "uniform",
+    pos_label: Any = None,
+    nan_policy: str = "raise",
+) -> tuple[FloatArray, FloatArray]:
+    """Reliability curve ``(prob_true, prob_pred)``, as ``sklearn.calibration.calibration_curve``.
+
+    Probabilities are put in ``n_bins`` bins — equal widths on [0, 1]
+    (``"uniform"``) or the quantiles of ``y_prob`` (``"quantile"``, via
+    ``np.percentile``); a value on an inner edge goes to the lower bin. For each
+    non-empty bin: the fraction of positives and the mean predicted probability.
+    (scikit-learn's default is 5 bins; 10 here.)
+
+    Examples
+    --------
+    Bins [0, .5] and (.5, 1]: .1, .2, .4 with one positive; .8, .9 with two:
+
+    >>> t, p = calibration_curve([0, 0, 1, 1, 1], [0.1, 0.2, 0.4, 0.8, 0.9], n_bins=2)
+    >>> t.round(4).tolist(), p.round(4).tolist()
+    ([0.3333, 1.0], [0.2333, 0.85])
+    """
+    return _curve_from_bins(_binned(y_true, y_prob, n_bins, strategy, pos_label, nan_policy))
+
+
+def expected_calibration_error(
+    y_true: ArrayLike,
+    y_prob: ArrayLike,
+    *,
+    n_bins: int = 10,
+    strategy: str = "uniform",
+    pos_label: Any = None,
+    nan_policy: str = "raise",
+) -> float:
+    r"""Expected calibration error of binary probabilities.
+
+    .. math:: \mathrm{ECE} = \sum_b \frac{n_b}{N} \, |\mathrm{acc}_b - \mathrm{conf}_b|
+
+    over the non-empty bins of :func:`calibration_curve` (same ``n_bins`` and
+    ``strategy``), where acc_b is the fraction of positives in bin b, conf_b the
+    mean predicted probability and n_b its number of rows.
+
+    Examples
+    --------
+    With the bins of :func:`calibration_curve`'s example: 3/5·|⅓ − .2333| + 2/5·|1 − .85| = 0.12
+
+    >>> round(expected_calibration_error([0, 0, 1, 1, 1], [0.1, 0.2, 0.4, 0.8, 0.9], n_bins=2), 12)
+    0.12
+    """
+    return _ece_from_bins(_binned(y_true, y_prob, n_bins, strategy, pos_label, nan_policy))

@@ -1,5 +1,348 @@
-"""Placeholder; see classification/__init__.py."""
+"""Losses on predicted probabilities and decision values: log loss, hinge, Brier, top-k accuracy.
+
+Each is a weighted mean of per-row losses, so its streaming state is the pair
+(Σ w·loss, Σ w), merged by adding. Binary log loss is also a function of the
+sorted curve of :mod:`._curves`: :func:`_log_loss_from_curve` gives it from a
+``CurveState`` whose scores are probabilities (``stream.BinaryCurve``).
+"""
 
 from __future__ import annotations
 
-__all__: list[str] = []
+from typing import Any
+
+import numpy as np
+
+from .._errors import LabelError, ParameterError, ProbabilityRangeError, ShapeError
+from .._typing import AnyArray, ArrayLike, BoolArray, FloatArray
+from .._validation import (
+    check_option,
+    check_same_length,
+    finite_rows,
+    labels_1d,
+    nonempty,
+    scores_2d,
+    take,
+    undefined,
+    weights_1d,
+)
+from ._curves import CurveState, _fast_classes, _positives
+from ._labels import encode, given_labels
+
+__all__ = ["brier_score", "hinge_loss", "log_loss", "top_k_accuracy"]
+
+_EPS = float(np.finfo(np.float64).eps)
+
+
+def _log_clipped(q: FloatArray) -> FloatArray:
+    """log(clip(q, eps, 1 − eps)) in place on ``q`` (a copy the caller owns), as scikit-learn clips."""
+    np.clip(q, _EPS, 1 - _EPS, out=q)
+    return np.log(q, out=q)
+
+
+def _neg_log_clipped(q: FloatArray) -> FloatArray:
+    """−log(clip(q, eps, 1 − eps)) in place on ``q`` (used by ``stream.BinaryCurve``'s binned mode)."""
+    return np.negative(_log_clipped(q), out=q)
+
+
+def _mean_loss(loss: FloatArray, w: FloatArray | None, normalize: bool = True) -> float:
+    """Σ w·loss / Σ w (or the weighted sum when ``normalize`` is False)."""
+    total = float(loss.sum()) if w is None else float(np.dot(loss, w))
+    if not normalize:
+        return total
+    return total / (loss.size if w is None else float(w.sum()))
+
+
+def _binary_log_loss_sums(
+    positive: BoolArray, p: FloatArray, w: FloatArray | None
+) -> tuple[float, float]:
+    """Streaming state of binary log loss: (Σ w·(−log q), Σ w), q the probability of the true class.
+
+    q = |p + (y − 1)| is p for a positive and 1 − p for a negative, bit for bit
+    (fl(p − 1) = −fl(1 − p)), without a branch.
+    """
+    q = np.subtract(positive, 1.0)
+    q += p
+    np.abs(q, out=q)
+    logs = _log_clipped(q)
+    total = float(logs.sum()) if w is None else float(np.dot(logs, w))
+    return -total, float(q.size if w is None else w.sum())
+
+
+def _log_loss_from_curve(c: CurveState) -> float:
+    """Binary log loss from a :class:`CurveState` whose scores are probabilities of the positive class.
+
+    Σ_g pos_g·(−log p_g) + neg_g·(−log(1 − p_g)) over Σ_g (pos_g + neg_g), with the clipping of
+    :func:`log_loss`.
+    """
+    loss = c.pos @ _log_clipped(c.scores.copy()) + c.neg @ _log_clipped(1 - c.scores)
+    return float(-loss / (c.pos.sum() + c.neg.sum()))
+
+
+def _prob_inputs(
+    y_true: ArrayLike,
+    y_prob: ArrayLike,
+    sample_weight: ArrayLike | None,
+    nan_policy: str,
+    name: str = "y_prob",
+    *,
+    probabilities: bool = False,
+) -> tuple[AnyArray, FloatArray, FloatArray | None]:
+    """Labels, 2-D scores (one column for 1-D input) and weights; NaN rows per ``nan_policy``.
+
+    With ``probabilities``, values outside [0, 1] raise (one min and one max serve both checks).
+    """
+    y = labels_1d(y_true, "y_true")
+    p = scores_2d(y_prob, name)
+    n = check_same_length(y_true=y, **{name: p})
+    nonempty(n, "y_true")
+    w = weights_1d(sample_weight, n)
+    check_option(nan_policy, "nan_policy", ("raise", "omit"))
+    lo, hi = p.min(), p.max()
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        y, p, w = take(finite_rows(nan_policy, **{name: p}), y, p, w)
+        lo, hi = p.min(), p.max()
+    if probabilities and (lo < 0 or hi > 1):
+        raise ProbabilityRangeError(
+            f"{name} must hold probabilities in [0, 1]; found values in [{float(lo)}, {float(hi)}]"
+        )
+    return y, p, w
+
+
+def _sorted_labels(labels: ArrayLike | None, y: AnyArray, name: str = "labels") -> AnyArray:
+    """The classes naming the columns: sorted ``labels=`` (unsorted raises) or the classes of ``y``."""
+    classes = given_labels(labels, name)
+    if classes is None:
+        return _fast_classes(y)
+    if not np.array_equal(np.sort(classes), classes):
+        raise LabelError(
+            f"{name} must be sorted ({np.sort(classes).tolist()[:10]}): the columns of the "
+            "scores follow the sorted labels"
+        )
+    return classes
+
+
+def _is_second(y: AnyArray, classes: AnyArray, *, check: bool = True) -> BoolArray:
+    """``y == classes[1]`` for at most two classes; with ``check``, every label must be one of them."""
+    second = y if y.dtype == bool and classes.tolist() == [False, True] else y == classes[-1]
+    if check and (classes.size < 2 or not (second | (y == classes[0])).all()):
+        encode(y, classes, "y_true")  # raises, naming the unknown labels
+    return np.asarray(second)
+
+
+def _check_rows_sum_to_one(p: FloatArray, name: str) -> None:
+    """Rows must sum to 1 within scikit-learn's tolerance (rtol = √eps, atol = 1e-8)."""
+    sums = p.sum(axis=1)
+    if not np.all(np.abs(sums - 1) <= 1e-8 + np.sqrt(_EPS)):
+        bad = int((np.abs(sums - 1) > 1e-8 + np.sqrt(_EPS)).sum())
+        raise ProbabilityRangeError(f"{name} has {bad} rows that do not sum to 1")
+
+
+def _class_probabilities(
+    y: AnyArray, p: FloatArray, labels: ArrayLike | None, name: str
+) -> tuple[AnyArray, BoolArray | None]:
+    """Classes and, for one column, the positives (the larger class); ``None`` for a matrix."""
+    classes = _sorted_labels(labels, y)
+    if classes.size < 2:
+        raise LabelError(
+            f"y_true has only one class ({classes.tolist()}); pass labels= with every class"
+        )
+    if p.shape[1] == 1:
+        if classes.size != 2:
+            raise ShapeError(
+                f"{name} has one column but there are {classes.size} classes; "
+                f"pass {name} of shape (n_samples, {classes.size})"
+            )
+        return classes, _is_second(y, classes, check=labels is not None)
+    if p.shape[1] != classes.size:
+        raise ShapeError(
+            f"{name} has {p.shape[1]} columns but there are {classes.size} classes "
+            f"({classes.tolist()[:10]}); pass labels= naming every column"
+        )
+    _check_rows_sum_to_one(p, name)
+    return classes, None
+
+
+def log_loss(
+    y_true: ArrayLike,
+    y_prob: ArrayLike,
+    *,
+    normalize: bool = True,
+    sample_weight: ArrayLike | None = None,
+    labels: ArrayLike | None = None,
+    nan_policy: str = "raise",
+) -> float:
+    r"""Log loss (cross-entropy) of predicted probabilities, as scikit-learn's ``log_loss``.
+
+    .. math:: L = -\frac{1}{\sum_i w_i} \sum_i w_i \log p_{i, y_i}
+
+    Probabilities are clipped to [eps, 1 − eps] (eps = 2.2e-16, float64) and
+    not renormalised, as scikit-learn 1.9 does. A 1-D ``y_prob`` is the
+    probability of the larger of two classes; a matrix has one column per
+    sorted class (``labels=`` names them, sorted). Differs from scikit-learn:
+    values outside [0, 1] and rows not summing to 1 (tolerance √eps) raise
+    ``ProbabilityRangeError`` (scikit-learn warns on the latter).
+
+    Examples
+    --------
+    −(log .9 + log .8) / 2 = 0.1643:
+
+    >>> round(log_loss([1, 0], [0.9, 0.2]), 4)
+    0.1643
+    """
+    y, p, w = _prob_inputs(y_true, y_prob, sample_weight, nan_policy, probabilities=True)
+    classes, target = _class_probabilities(y, p, labels, "y_prob")
+    if target is not None:
+        loss, weight = _binary_log_loss_sums(target, p[:, 0], w)
+    else:
+        logs = _log_clipped(p[np.arange(p.shape[0]), encode(y, classes, "y_true")])
+        loss = -float(logs.sum() if w is None else np.dot(logs, w))
+        weight = float(logs.size if w is None else w.sum())
+    return loss / weight if normalize else loss
+
+
+def brier_score(
+    y_true: ArrayLike,
+    y_prob: ArrayLike,
+    *,
+    sample_weight: ArrayLike | None = None,
+    pos_label: Any = None,
+    labels: ArrayLike | None = None,
+    scale_by_half: bool | str = "auto",
+    nan_policy: str = "raise",
+) -> float:
+    r"""Brier score: mean squared difference between one-hot outcomes and probabilities.
+
+    .. math:: \mathrm{BS} = \frac{c}{\sum_i w_i} \sum_i w_i \sum_k (o_{ik} - p_{ik})^2
+
+    As scikit-learn's ``brier_score_loss``: a 1-D ``y_prob`` is the probability
+    of the positive class (``pos_label``; labels {0, 1}, {-1, 1} or bool
+    without it) and the sum runs over both classes; a matrix has one column
+    per sorted class (``labels=``) and its rows must sum to 1. ``c`` is ½ when
+    ``scale_by_half`` is True (``"auto"``: fewer than 3 columns), so the binary
+    score is the classic mean of (y − p)².
+
+    Examples
+    --------
+    ((1 − .9)² + (0 − .2)²) / 2 = 0.025:
+
+    >>> round(brier_score([1, 0], [0.9, 0.2]), 12)
+    0.025
+    """
+    if scale_by_half not in (True, False, "auto"):
+        raise ParameterError(f"scale_by_half={scale_by_half!r} is not one of True, False, 'auto'")
+    y, p, w = _prob_inputs(y_true, y_prob, sample_weight, nan_policy, probabilities=True)
+    half = p.shape[1] < 3 if scale_by_half == "auto" else bool(scale_by_half)
+    if p.shape[1] == 1:
+        diff = p[:, 0] - _positives(y, pos_label)
+        return _mean_loss(diff * diff, w) * (1.0 if half else 2.0)
+    classes, _ = _class_probabilities(y, p, labels, "y_prob")
+    diff = p.copy()
+    diff[np.arange(p.shape[0]), encode(y, classes, "y_true")] -= 1
+    return _mean_loss((diff * diff).sum(axis=1), w) * (0.5 if half else 1.0)
+
+
+def hinge_loss(
+    y_true: ArrayLike,
+    pred_decision: ArrayLike,
+    *,
+    labels: ArrayLike | None = None,
+    sample_weight: ArrayLike | None = None,
+    nan_policy: str = "raise",
+) -> float:
+    r"""Average hinge loss, binary or multiclass (Crammer–Singer), as scikit-learn's ``hinge_loss``.
+
+    .. math:: L = \frac{1}{\sum_i w_i} \sum_i w_i \max(0, 1 - m_i)
+
+    Binary (1-D ``pred_decision``): m = y·d with the larger class +1, the other
+    −1 (a single class in ``y_true`` counts as −1 without ``labels=``, as in
+    scikit-learn). Multiclass (one column per sorted class): m = d_{y} − max_{k≠y} d_k.
+
+    Examples
+    --------
+    Margins 1·2 = 2, −1·(−.5) = .5, 1·(−1) = −1: losses 0, .5, 2, mean 0.8333:
+
+    >>> round(hinge_loss([1, -1, 1], [2.0, -0.5, -1.0]), 4)
+    0.8333
+    """
+    y, d, w = _prob_inputs(y_true, pred_decision, sample_weight, nan_policy, "pred_decision")
+    classes = _sorted_labels(labels, y)
+    if classes.size > 2:
+        if d.shape[1] != classes.size:
+            raise ShapeError(
+                f"pred_decision must have shape (n_samples, {classes.size}) for "
+                f"{classes.size} classes, got {d.shape}"
+            )
+        codes = encode(y, classes, "y_true")
+        rows = np.arange(d.shape[0])
+        own = d[rows, codes]
+        others = d.copy()
+        others[rows, codes] = -np.inf
+        margin = own - others.max(axis=1)
+    else:
+        if d.shape[1] != 1:
+            raise ShapeError(f"pred_decision must be 1-D for a binary y_true, got {d.shape}")
+        _is_second(y, classes)
+        # the larger class is +1; a lone class is -1, as scikit-learn's LabelBinarizer does
+        sign = np.where(y == classes[1], 1.0, -1.0) if classes.size == 2 else -np.ones(y.size)
+        margin = sign * d[:, 0]
+    return _mean_loss(np.maximum(1 - margin, 0.0), w)
+
+
+def top_k_accuracy(
+    y_true: ArrayLike,
+    y_score: ArrayLike,
+    *,
+    k: int = 2,
+    normalize: bool = True,
+    sample_weight: ArrayLike | None = None,
+    labels: ArrayLike | None = None,
+    nan_policy: str = "raise",
+) -> float:
+    """Share of samples whose true class is among the ``k`` highest scores (``top_k_accuracy_score``).
+
+    Ties between class scores are broken as scikit-learn does: of two classes
+    with equal scores, the one with the larger column index ranks higher.
+    Binary 1-D scores with k = 1 predict the positive class when the score
+    exceeds 0.5 (probabilities) or 0 (decision values). ``k`` >= the number of
+    classes scores 1 and warns (``UndefinedMetricWarning``), as scikit-learn.
+
+    Examples
+    --------
+    True classes 0, 1, 2; their scores rank 1st, 2nd and 3rd in their rows:
+
+    >>> top_k_accuracy([0, 1, 2], [[.5, .3, .2], [.4, .35, .25], [.5, .3, .2]], k=2)
+    0.6666666666666666
+    """
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
+        raise ParameterError(f"k must be an integer >= 1, got {k!r}")
+    y, s, w = _prob_inputs(y_true, y_score, sample_weight, nan_policy, "y_score")
+    classes = _sorted_labels(labels, y)
+    n_classes = classes.size if classes.size > 2 else 2
+    if classes.size > 2 and s.shape[1] != classes.size:
+        raise ShapeError(
+            f"y_score must have shape (n_samples, {classes.size}) for {classes.size} classes, "
+            f"got {s.shape}; pass labels= if y_true lacks some classes"
+        )
+    if classes.size <= 2 and s.shape[1] != 1:
+        raise ShapeError(
+            f"y_true is binary but y_score has {s.shape[1]} columns; pass labels= with every class"
+        )
+    if classes.size < 2:
+        raise LabelError(f"y_true has one class ({classes.tolist()}); pass labels= with both")
+    codes = encode(y, classes, "y_true")
+    if k >= n_classes:
+        undefined("top_k_accuracy", f"k={k} >= the number of classes ({n_classes}): always 1", 1.0)
+    if s.shape[1] == 1:
+        if k == 1:
+            col = s[:, 0]
+            threshold = 0.5 if col.min() >= 0 and col.max() <= 1 else 0.0
+            hits = (col > threshold) == (codes == 1)
+        else:
+            hits = np.ones(codes.size, dtype=bool)
+    else:
+        rows = np.arange(codes.size)
+        own = s[rows, codes][:, None]
+        later = np.arange(classes.size)[None, :] > codes[:, None]
+        above = (s > own).sum(axis=1) + ((s == own) & later).sum(axis=1)
+        hits = above < k
+    return _mean_loss(hits.astype(np.float64), w, normalize)
