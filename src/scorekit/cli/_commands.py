@@ -1,0 +1,389 @@
+"""The ``scorekit`` commands: argument parsing, dispatch and the one-line error rule.
+
+``run(argv)`` returns the exit code: 0 on success, 2 for any problem with the
+input or the options (a :class:`~scorekit.ScorekitError`, a missing or
+unreadable file, a bad option) — always exactly one line on stderr,
+``scorekit: error: ...``, never a traceback — and 1 for an internal error
+(also one line; ``SCOREKIT_DEBUG=1`` shows the traceback).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import traceback
+import warnings
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, NoReturn
+
+from .. import __version__
+from .._errors import ParameterError, ScorekitError
+from ._format import OUTPUT_FORMATS
+from ._io import FORMATS
+
+__all__ = ["build_parser", "run"]
+
+
+class UsageError(Exception):
+    """A command-line usage problem (argparse's errors, turned into one line)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{message} (see '{self.prog} --help')")
+
+
+_MAIN_EPILOG = """\
+examples:
+  scorekit demo                                   # example data, summary table, HTML report
+  scorekit classify preds.csv --true label --score p --bootstrap 1000 --report report.html
+  scorekit classify preds.parquet --true y --pred y_hat --format json
+  scorekit regress preds.tsv --true price --pred predicted
+  scorekit cluster points.csv --true species --pred cluster --features x y
+  scorekit rank qrels.txt run.txt -m all_trec -q  # trec_eval's output, byte for byte
+  scorekit compare qrels.txt bm25.run dense.run -m map -m ndcg_cut_10 --test randomization
+  scorekit gauc clicks.parquet --label click --score ctr --group user_id
+
+Input files: CSV, TSV, Parquet, JSON lines (by extension; --input-format to
+override) and TREC (qrels and runs). Exit status: 0 success, 2 bad input or
+options (one line on stderr), 1 internal error.
+"""
+
+
+def _common(
+    bootstrap: bool = True, fmt: Sequence[str] = OUTPUT_FORMATS, default: str = "table"
+) -> argparse.ArgumentParser:
+    parent = _Parser(add_help=False)
+    out = parent.add_argument_group("output")
+    out.add_argument(
+        "--format",
+        choices=fmt,
+        default=default,
+        help=f"how to print the result (default: {default}); json is one object keyed by metric name",
+    )
+    out.add_argument(
+        "--report", metavar="PATH.html", help="also write a self-contained HTML report"
+    )
+    out.add_argument(
+        "--quiet", "-Q", action="store_true", help="no progress display, no notes on stderr"
+    )
+    if bootstrap:
+        stats = parent.add_argument_group("confidence intervals")
+        stats.add_argument(
+            "--bootstrap",
+            type=int,
+            default=0,
+            metavar="N",
+            help="add 95%% bootstrap intervals from N resamples (scorekit.stats.bootstrap_ci)",
+        )
+        stats.add_argument(
+            "--seed", type=int, default=0, help="seed of the resampling (default: 0)"
+        )
+    return parent
+
+
+def _input_format(parser: argparse.ArgumentParser, choices: Sequence[str]) -> None:
+    parser.add_argument(
+        "--input-format",
+        choices=choices,
+        help="format of the input file(s) (default: from the file extension)",
+    )
+
+
+def _sub(
+    sub: Any, name: str, help_text: str, epilog: str, parents: list[argparse.ArgumentParser]
+) -> Any:
+    return sub.add_parser(
+        name,
+        help=help_text,
+        description=help_text,
+        epilog=epilog,
+        parents=parents,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every command."""
+    parser = _Parser(
+        prog="scorekit",
+        description="Exact, fast metrics for classification, regression, clustering, ranking and CTR models.",
+        epilog=_MAIN_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"scorekit {__version__}")
+    sub = parser.add_subparsers(
+        dest="command", metavar="COMMAND", required=True, parser_class=_Parser
+    )
+    tables = ("csv", "tsv", "parquet", "jsonl")
+
+    p = _sub(
+        sub,
+        "demo",
+        "evaluate a built-in example (classifier, multiclass, regression, clustering, ranking) and write an HTML report",
+        "examples:\n  scorekit demo\n  scorekit demo --out /tmp/demo.html --quiet\n",
+        [],
+    )
+    p.add_argument(
+        "--out",
+        default="scorekit-demo-report.html",
+        metavar="PATH",
+        help="where to write the report (default: ./scorekit-demo-report.html)",
+    )
+    p.add_argument("--format", choices=("table", "json"), default="table", help="summary format")
+    p.add_argument("--quiet", "-Q", action="store_true", help="no progress display")
+
+    p = _sub(
+        sub,
+        "classify",
+        "score a classifier: from scores (binary: AUC, AP, log loss, ...) or predicted labels",
+        "examples:\n"
+        "  scorekit classify preds.csv --true label --score prob\n"
+        "  scorekit classify preds.csv --true label --score prob --pos-label spam --threshold 0.3\n"
+        "  scorekit classify preds.jsonl --true y --pred y_hat --format markdown\n"
+        "  scorekit classify preds.parquet --true y --score p --bootstrap 1000 --report out.html\n",
+        [_common()],
+    )
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--true", required=True, metavar="COL", help="column of true labels")
+    which = p.add_mutually_exclusive_group(required=True)
+    which.add_argument("--score", metavar="COL", help="column of scores or probabilities (binary)")
+    which.add_argument("--pred", metavar="COL", help="column of predicted labels")
+    p.add_argument(
+        "--pos-label", metavar="LABEL", help="the positive class (needed unless labels are 0/1)"
+    )
+    p.add_argument(
+        "--threshold",
+        type=float,
+        metavar="T",
+        help="with --score: a score >= T is a positive prediction (default 0.5 for probabilities)",
+    )
+    _input_format(p, tables)
+
+    p = _sub(
+        sub,
+        "regress",
+        "score a regressor: MAE, MSE, RMSE, R², explained variance, MAPE, median AE, max error",
+        "examples:\n  scorekit regress preds.csv --true y --pred y_hat\n"
+        "  scorekit regress preds.parquet --true y --pred y_hat --bootstrap 2000 --format json\n",
+        [_common()],
+    )
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--true", required=True, metavar="COL", help="column of true values")
+    p.add_argument("--pred", required=True, metavar="COL", help="column of predicted values")
+    _input_format(p, tables)
+
+    p = _sub(
+        sub,
+        "cluster",
+        "score a clustering against true classes (ARI, AMI, NMI, ...) and by its features (silhouette, ...)",
+        "examples:\n  scorekit cluster points.csv --true species --pred cluster\n"
+        "  scorekit cluster points.csv --true species --pred cluster --features x y z\n"
+        "  scorekit cluster points.csv --pred cluster --features x y\n",
+        [_common()],
+    )
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--true", metavar="COL", help="column of true classes")
+    p.add_argument("--pred", required=True, metavar="COL", help="column of cluster labels")
+    p.add_argument(
+        "--features", nargs="+", metavar="COL", help="feature columns (internal measures)"
+    )
+    _input_format(p, tables)
+
+    p = _sub(
+        sub,
+        "rank",
+        "evaluate a ranking run against qrels; prints trec_eval's output by default",
+        "examples:\n"
+        "  scorekit rank qrels.test results.test                # trec_eval's default measures\n"
+        "  scorekit rank qrels.test results.test -m all_trec -q\n"
+        "  scorekit rank qrels.test results.test -m map -m ndcg_cut.10,20 -m P.5,10\n"
+        "  scorekit rank qrels.test results.trunc -m all_trec -c -M100\n"
+        "  scorekit rank qrels.csv run.parquet -m nDCG@10 -m AP --format json\n"
+        "\nOptions -m -q -c -l -M -J mean what they mean to trec_eval.\n",
+        [_common(fmt=("trec", *OUTPUT_FORMATS), default="trec")],
+    )
+    p.add_argument("qrels", metavar="QRELS")
+    p.add_argument("runs", metavar="RUN", nargs=1)
+    _trec_options(p)
+    _input_format(p, FORMATS)
+
+    p = _sub(
+        sub,
+        "compare",
+        "paired significance tests between runs on per-query scores",
+        "examples:\n"
+        "  scorekit compare qrels.test a.run b.run -m map -m ndcg_cut_10\n"
+        "  scorekit compare qrels.test a.run b.run c.run -m P_10 --test randomization --correction holm\n",
+        [_common(bootstrap=False)],
+    )
+    p.add_argument("qrels", metavar="QRELS")
+    p.add_argument("runs", metavar="RUN", nargs="+")
+    _trec_options(p, per_query=False, default="map, ndcg_cut_10, P_10")
+    p.add_argument(
+        "--test",
+        default="t",
+        choices=("t", "randomization", "bootstrap", "wilcoxon", "sign"),
+        help="paired test (default: t)",
+    )
+    p.add_argument(
+        "--correction", choices=("none", "bonferroni", "holm"), default="holm", help="default: holm"
+    )
+    p.add_argument("--alpha", type=float, default=0.05, help="significance level (default: 0.05)")
+    p.add_argument(
+        "--resamples", type=int, default=10_000, help="for randomization and bootstrap tests"
+    )
+    p.add_argument("--seed", type=int, default=0, help="seed of the randomization/bootstrap test")
+    _input_format(p, FORMATS)
+
+    p = _sub(
+        sub,
+        "gauc",
+        "group AUC of a CTR model: AUC per user, weighted mean",
+        "examples:\n  scorekit gauc clicks.parquet --label click --score ctr --group user_id\n"
+        "  scorekit gauc clicks.csv --label click --score ctr --group user --weights clicks\n",
+        [_common()],
+    )
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--label", required=True, metavar="COL", help="column of 0/1 labels (clicks)")
+    p.add_argument("--score", required=True, metavar="COL", help="column of scores")
+    p.add_argument("--group", required=True, metavar="COL", help="column of group ids (users)")
+    p.add_argument("--weights", choices=("impressions", "clicks", "none"), default="impressions")
+    p.add_argument(
+        "--pos-label", metavar="LABEL", help="the positive label (unless labels are 0/1)"
+    )
+    _input_format(p, tables)
+    return parser
+
+
+def _trec_options(
+    p: argparse.ArgumentParser, *, per_query: bool = True, default: str = "trec_eval's default set"
+) -> None:
+    g = p.add_argument_group("trec_eval options")
+    g.add_argument(
+        "-m",
+        dest="measures",
+        action="append",
+        metavar="MEASURE",
+        help="measure, trec_eval syntax (P.5,10 ndcg_cut.10 all_trec) or alias (nDCG@10); "
+        f"repeatable (default: {default})",
+    )
+    if per_query:
+        g.add_argument(
+            "-q", dest="per_query", action="store_true", help="also print each query's values"
+        )
+    g.add_argument(
+        "-c", dest="all_queries", action="store_true", help="average over every qrels query"
+    )
+    g.add_argument(
+        "-l",
+        dest="rel_level",
+        type=int,
+        default=1,
+        metavar="LEVEL",
+        help="relevance level (default 1)",
+    )
+    g.add_argument(
+        "-M", dest="max_docs", type=int, metavar="N", help="use only the first N documents a query"
+    )
+    g.add_argument("-J", dest="judged_only", action="store_true", help="drop unjudged documents")
+
+
+def _warning_line(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: Any = None,
+    line: str | None = None,
+) -> None:
+    text = " ".join(str(message).split())
+    sys.stderr.write(f"scorekit: warning: {text}\n")
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())
+    if isinstance(exc, OSError) and exc.strerror and exc.filename:
+        text = f"{exc.filename}: {exc.strerror.lower()}"
+    return text or type(exc).__name__
+
+
+def run(argv: list[str]) -> int:
+    """Run the command line with ``argv`` (without the program name); return the exit code."""
+    parser = build_parser()
+    previous = warnings.showwarning
+    warnings.showwarning = _warning_line
+    try:
+        args = parser.parse_args(argv)
+        from ._run import dispatch
+
+        return dispatch(args)
+    except SystemExit as exc:  # --help and --version
+        return exc.code if isinstance(exc.code, int) else 0
+    except BrokenPipeError:  # the reader went away (``scorekit rank ... | head``): not an error
+        _silence_stdout()
+        return 0
+    except (UsageError, ScorekitError, OSError, ValueError) as exc:
+        _error(_one_line(exc))
+        return 2
+    except KeyboardInterrupt:
+        _error("interrupted")
+        return 130
+    except Exception as exc:
+        if os.environ.get("SCOREKIT_DEBUG"):
+            traceback.print_exc()
+        _error(
+            f"internal error: {type(exc).__name__}: {_one_line(exc)} (SCOREKIT_DEBUG=1 shows the traceback)"
+        )
+        return 1
+    finally:
+        warnings.showwarning = previous
+
+
+def _silence_stdout() -> None:
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+def _error(text: str) -> None:
+    try:
+        sys.stderr.write(f"scorekit: error: {text}\n")
+        sys.stderr.flush()
+    except OSError:
+        pass
+
+
+def parse_label(text: str | None, column: Any) -> Any:
+    """``--pos-label`` as a value of the column's type (``"1"`` -> 1 for an int column)."""
+    if text is None:
+        return None
+    kind = getattr(getattr(column, "dtype", None), "kind", "U")
+    try:
+        if kind in "iu":
+            return int(text)
+        if kind == "f":
+            return float(text)
+    except ValueError:
+        raise ParameterError(
+            f"--pos-label {text!r} is not a number, but the label column holds numbers"
+        ) from None
+    if kind == "b":
+        low = text.lower()
+        if low not in ("true", "false", "1", "0"):
+            raise ParameterError(f"--pos-label {text!r}: the label column holds true/false")
+        return low in ("true", "1")
+    return text
+
+
+def report_path(path: str) -> Path:
+    """Check that the report's folder exists before any work is done."""
+    out = Path(path)
+    folder = out.parent if str(out.parent) else Path(".")
+    if not folder.is_dir():
+        raise FileNotFoundError(f"{path}: the folder {folder} does not exist")
+    return out

@@ -1,0 +1,249 @@
+"""Output formats of the command: table (rich), json, csv, markdown, latex.
+
+Every command hands over a header, rows and a JSON-ready object; this module
+only lays them out. ``table`` is drawn by rich (imported here, never by
+``import scorekit``); the other formats are plain text for files and pipes.
+JSON has no NaN: undefined values are ``null``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from .._optional import require
+from ..report._data import Metric, finite_or_none
+from ..report._html import format_value
+
+__all__ = [
+    "OUTPUT_FORMATS",
+    "metrics_json",
+    "metrics_rows",
+    "render",
+    "to_csv",
+    "to_json",
+    "to_latex",
+    "to_markdown",
+]
+
+OUTPUT_FORMATS = ("table", "json", "csv", "markdown", "latex")
+
+
+def metrics_rows(metrics: Sequence[Metric]) -> tuple[list[str], list[list[Any]]]:
+    """Header and rows of a metric list; the CI columns appear when an interval was computed."""
+    with_ci = any(m.ci_low is not None for m in metrics)
+    header = ["metric", "value", *(("ci_low", "ci_high") if with_ci else ())]
+    rows = [[m.name, m.value, *((m.ci_low, m.ci_high) if with_ci else ())] for m in metrics]
+    return header, rows
+
+
+def metrics_json(metrics: Sequence[Metric]) -> dict[str, Any]:
+    """``{name: value}``, or ``{name: {"value", "ci_low", "ci_high"}}`` with intervals.
+
+    >>> metrics_json([Metric("r2", 0.5), Metric("mae", float("nan"))])
+    {'r2': 0.5, 'mae': None}
+    """
+    if any(m.ci_low is not None for m in metrics):
+        return {
+            m.name: {
+                "value": finite_or_none(m.value),
+                "ci_low": finite_or_none(m.ci_low),
+                "ci_high": finite_or_none(m.ci_high),
+            }
+            for m in metrics
+        }
+    return {m.name: finite_or_none(m.value) for m in metrics}
+
+
+def _jsonable(obj: Any) -> Any:
+    if isinstance(obj, dict):
+        return {str(k): _jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_jsonable(v) for v in obj]
+    if isinstance(obj, (bool, np.bool_)):
+        return bool(obj)
+    if isinstance(obj, (int, np.integer)):
+        return int(obj)
+    if isinstance(obj, (float, np.floating)):
+        return finite_or_none(obj)
+    if obj is None or isinstance(obj, str):
+        return obj
+    return str(obj)
+
+
+def to_json(obj: Any) -> str:
+    r"""Indented JSON; NaN and infinities become ``null``.
+
+    >>> to_json({"auc": np.float64(0.75), "n": np.int64(3)})
+    '{\n  "auc": 0.75,\n  "n": 3\n}'
+    """
+    return json.dumps(_jsonable(obj), indent=2, allow_nan=False)
+
+
+def _csv_value(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, (bool, np.bool_)):
+        return "true" if value else "false"
+    if isinstance(value, (float, np.floating)):
+        return repr(float(value))
+    if isinstance(value, np.integer):
+        return str(int(value))
+    return str(value)
+
+
+def to_csv(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    """CSV with full-precision numbers and a header line.
+
+    >>> print(to_csv(["metric", "value"], [["mae", 0.1]]), end="")
+    metric,value
+    mae,0.1
+    """
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows([[_csv_value(v) for v in row] for row in rows])
+    return buf.getvalue()
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(
+        value, (bool, np.bool_)
+    )
+
+
+def _md_escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+
+
+def to_markdown(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    """A GitHub-flavoured Markdown table (numbers right-aligned, 4 decimals).
+
+    >>> print(to_markdown(["metric", "value"], [["mae", 0.1]]), end="")
+    | metric | value |
+    |:--|--:|
+    | mae | 0.1000 |
+    """
+    numeric = [
+        bool(rows) and all(_is_number(r[k]) or r[k] is None for r in rows)
+        for k in range(len(header))
+    ]
+    lines = [
+        "| " + " | ".join(_md_escape(str(h)) for h in header) + " |",
+        "|" + "|".join("--:" if n else ":--" for n in numeric) + "|",
+    ]
+    lines += ["| " + " | ".join(_md_escape(format_value(v)) for v in row) + " |" for row in rows]
+    return "\n".join(lines) + "\n"
+
+
+_LATEX_SPECIAL = {
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+}
+
+
+def latex_escape(text: str) -> str:
+    r"""Escape LaTeX's special characters.
+
+    >>> latex_escape("roc_auc & 50%")
+    'roc\\_auc \\& 50\\%'
+    """
+    return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in text)
+
+
+def to_latex(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    r"""A booktabs ``tabular`` (needs ``\usepackage{booktabs}``).
+
+    >>> print(to_latex(["metric", "value"], [["mae", 0.1]]), end="")
+    \begin{tabular}{lr}
+    \toprule
+    metric & value \\
+    \midrule
+    mae & 0.1000 \\
+    \bottomrule
+    \end{tabular}
+    """
+    numeric = [
+        bool(rows) and all(_is_number(r[k]) or r[k] is None for r in rows)
+        for k in range(len(header))
+    ]
+    lines = [
+        r"\begin{tabular}{" + "".join("r" if n else "l" for n in numeric) + "}",
+        r"\toprule",
+        " & ".join(latex_escape(str(h)) for h in header) + r" \\",
+        r"\midrule",
+    ]
+    lines += [" & ".join(latex_escape(format_value(v)) for v in row) + r" \\" for row in rows]
+    lines += [r"\bottomrule", r"\end{tabular}"]
+    return "\n".join(lines) + "\n"
+
+
+def rich_table(
+    header: Sequence[str], rows: Sequence[Sequence[Any]], title: str | None = None
+) -> Any:
+    """A rich ``Table`` (numbers right-aligned)."""
+    rt = require("rich.table", "cli")
+    table = rt.Table(title=title, title_justify="left", title_style="bold", header_style="bold")
+    for k, name in enumerate(header):
+        numeric = bool(rows) and all(_is_number(r[k]) or r[k] is None for r in rows)
+        table.add_column(str(name), justify="right" if numeric else "left", overflow="fold")
+    for row in rows:
+        table.add_row(*(_rich_text(v) for v in row))
+    return table
+
+
+def _rich_text(value: Any) -> Any:
+    text = require("rich.text", "cli")
+    return text.Text(format_value(value))  # Text: no markup is interpreted in user strings
+
+
+def print_table(
+    header: Sequence[str], rows: Sequence[Sequence[Any]], title: str | None = None
+) -> None:
+    """Print a rich table on stdout."""
+    import sys
+
+    # piped output is not wrapped at 80 columns (rich's default width off a terminal)
+    width = None if sys.stdout.isatty() else 160
+    console = require("rich.console", "cli").Console(highlight=False, width=width)
+    console.print(rich_table(header, rows, title))
+
+
+def render(
+    fmt: str,
+    header: Sequence[str],
+    rows: Sequence[Sequence[Any]],
+    json_obj: Any,
+    *,
+    title: str | None = None,
+) -> None:
+    """Print the result on stdout in ``fmt``."""
+    if fmt == "table":
+        print_table(header, rows, title)
+        return
+    if fmt == "json":
+        text = to_json(json_obj) + "\n"
+    elif fmt == "csv":
+        text = to_csv(header, rows)
+    elif fmt == "markdown":
+        text = to_markdown(header, rows)
+    elif fmt == "latex":
+        text = to_latex(header, rows)
+    else:  # pragma: no cover - argparse restricts the choices
+        raise ValueError(fmt)
+    import sys
+
+    sys.stdout.write(text)

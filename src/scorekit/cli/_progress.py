@@ -1,0 +1,100 @@
+"""A transient progress spinner on stderr that appears only when work takes more than a second.
+
+Short runs print nothing; long ones show what is being done (``reading
+data.csv``, ``scoring``, ``drawing the report``) and the elapsed time, and the
+line disappears when the work is done. It never writes to stdout, is silent
+with ``--quiet`` and draws nothing when stderr is not a terminal (rich's
+rule for transient displays). ``SCOREKIT_PROGRESS_DELAY`` (seconds) changes
+the one-second delay; the tests use it.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from types import TracebackType
+from typing import Any
+
+from .._optional import require
+
+__all__ = ["Progress"]
+
+_DEFAULT_DELAY = 1.0
+
+
+def _delay() -> float:
+    try:
+        return max(0.0, float(os.environ.get("SCOREKIT_PROGRESS_DELAY", _DEFAULT_DELAY)))
+    except ValueError:
+        return _DEFAULT_DELAY
+
+
+class Progress:
+    """Context manager: ``with Progress(quiet) as p: p.step("reading x"); ...``."""
+
+    def __init__(self, quiet: bool = False, delay: float | None = None):
+        self.quiet = quiet
+        self.delay = _delay() if delay is None else delay
+        self._message = "working"
+        self._lock = threading.Lock()
+        self._timer: threading.Timer | None = None
+        self._live: Any = None
+        self._start_time = 0.0
+        self._closed = False
+
+    def __enter__(self) -> Progress:
+        self._start_time = time.monotonic()
+        if not self.quiet:
+            for module in ("rich.console", "rich.live", "rich.spinner", "rich.text"):
+                require(module, "cli")  # imported here, not in the timer's thread
+            self._timer = threading.Timer(self.delay, self._show)
+            self._timer.daemon = True
+            self._timer.start()
+        return self
+
+    def _renderable(self) -> Any:
+        text = require("rich.text", "cli").Text
+        elapsed = time.monotonic() - self._start_time
+        return text(f"{self._message} … {elapsed:4.1f} s", style="dim")
+
+    def _show(self) -> None:
+        with self._lock:
+            if self._closed:
+                return
+            console = require("rich.console", "cli").Console(stderr=True)
+            spinner = require("rich.spinner", "cli").Spinner
+            live = require("rich.live", "cli").Live
+            self._spinner = spinner("dots", text=self._renderable())
+            self._live = live(
+                self._spinner,
+                console=console,
+                transient=True,
+                refresh_per_second=8,
+                redirect_stdout=False,
+                redirect_stderr=True,
+                get_renderable=self._current,
+            )
+            self._live.start()
+
+    def _current(self) -> Any:
+        self._spinner.update(text=self._renderable())
+        return self._spinner
+
+    def step(self, message: str) -> None:
+        """Say what is being done now."""
+        self._message = message
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        with self._lock:
+            self._closed = True
+            if self._timer is not None:
+                self._timer.cancel()
+            if self._live is not None:
+                self._live.stop()
+                self._live = None

@@ -1,0 +1,383 @@
+"""What each command does once its arguments are parsed."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from .._errors import ParameterError
+from ..report import Report, Section
+from ..report._data import metric_function
+from ._commands import parse_label, report_path
+from ._format import metrics_json, metrics_rows, render
+from ._io import detect_format, read_frame, read_ranking
+from ._progress import Progress
+
+__all__ = ["DEFAULT_COMPARE_MEASURES", "DEFAULT_TREC_MEASURES", "dispatch"]
+
+# trec_eval's default ("official") measures, in its parameter syntax.
+DEFAULT_TREC_MEASURES = ("official",)
+DEFAULT_COMPARE_MEASURES = ("map", "ndcg_cut_10", "P_10")
+
+
+def dispatch(args: argparse.Namespace) -> int:
+    """Run the parsed command; return its exit code."""
+    if getattr(args, "bootstrap", 0) < 0:
+        raise ParameterError(
+            f"--bootstrap {args.bootstrap}: the number of resamples cannot be negative"
+        )
+    command = {
+        "demo": _demo,
+        "classify": _classify,
+        "regress": _regress,
+        "cluster": _cluster,
+        "rank": _rank,
+        "compare": _compare,
+        "gauc": _gauc,
+    }[args.command]
+    return command(args)
+
+
+def _note(args: argparse.Namespace, text: str) -> None:
+    if not args.quiet:
+        sys.stderr.write(f"scorekit: {text}\n")
+
+
+def _finish(
+    args: argparse.Namespace,
+    section: Section,
+    report: Path | None,
+    progress: Progress,
+    *,
+    title: str,
+    subtitle: str,
+) -> None:
+    if report is not None:
+        progress.step("drawing the report")
+        Report(title, [section], subtitle=subtitle).write(report)
+
+
+def _print_section(args: argparse.Namespace, section: Section, report: Path | None) -> None:
+    header, rows = metrics_rows(section.metrics)
+    render(args.format, header, rows, metrics_json(section.metrics), title=section.title)
+    for note in section.notes:
+        _note(args, f"note: {note}")
+    if report is not None:
+        _note(args, f"report written to {report}")
+
+
+def _classify(args: argparse.Namespace) -> int:
+    report = report_path(args.report) if args.report else None
+    fmt = detect_format(args.file, args.input_format)
+    target = args.score or args.pred
+    with Progress(args.quiet) as progress:
+        progress.step(f"reading {args.file}")
+        frame = read_frame(args.file, fmt, [args.true, target])
+        y = frame.labels(args.true, "--true")
+        if args.score is not None:
+            values: Any = frame.numbers(args.score, "--score")
+        else:
+            values = frame.labels(args.pred, "--pred")
+        progress.step("scoring")
+        from ..report import classification_section
+
+        section = classification_section(
+            y,
+            y_score=values if args.score is not None else None,
+            y_pred=values if args.score is None else None,
+            pos_label=parse_label(args.pos_label, y),
+            threshold=args.threshold,
+            bootstrap=args.bootstrap,
+            seed=args.seed,
+            details=report is not None,
+            title=f"Classification: {target} against {args.true}",
+            names=(f"column {args.true!r}", f"column {target!r}"),
+        )
+        _finish(args, section, report, progress, title="scorekit classify", subtitle=args.file)
+    _print_section(args, section, report)
+    return 0
+
+
+def _regress(args: argparse.Namespace) -> int:
+    report = report_path(args.report) if args.report else None
+    fmt = detect_format(args.file, args.input_format)
+    with Progress(args.quiet) as progress:
+        progress.step(f"reading {args.file}")
+        frame = read_frame(args.file, fmt, [args.true, args.pred])
+        t = frame.numbers(args.true, "--true")
+        p = frame.numbers(args.pred, "--pred")
+        progress.step("scoring")
+        from ..report import regression_section
+
+        section = regression_section(
+            t,
+            p,
+            bootstrap=args.bootstrap,
+            seed=args.seed,
+            details=report is not None,
+            title=f"Regression: {args.pred} against {args.true}",
+            names=(f"column {args.true!r}", f"column {args.pred!r}"),
+        )
+        _finish(args, section, report, progress, title="scorekit regress", subtitle=args.file)
+    _print_section(args, section, report)
+    return 0
+
+
+def _cluster(args: argparse.Namespace) -> int:
+    if args.true is None and not args.features:
+        raise ParameterError("pass --true COL (true classes), --features COL..., or both")
+    report = report_path(args.report) if args.report else None
+    fmt = detect_format(args.file, args.input_format)
+    wanted = [args.pred, *([args.true] if args.true else []), *(args.features or [])]
+    with Progress(args.quiet) as progress:
+        progress.step(f"reading {args.file}")
+        frame = read_frame(args.file, fmt, wanted)
+        p = frame.labels(args.pred, "--pred")
+        t = frame.labels(args.true, "--true") if args.true else None
+        x = None
+        if args.features:
+            import numpy as np
+
+            x = np.column_stack([frame.numbers(c, "--features") for c in args.features])
+        progress.step("scoring")
+        from ..report import clustering_section
+
+        section = clustering_section(
+            t,
+            p,
+            features=x,
+            bootstrap=args.bootstrap,
+            seed=args.seed,
+            details=report is not None,
+            title=f"Clustering: {args.pred}" + (f" against {args.true}" if args.true else ""),
+            names=(f"column {args.true!r}", f"column {args.pred!r}"),
+            feature_names=args.features or (),
+        )
+        _finish(args, section, report, progress, title="scorekit cluster", subtitle=args.file)
+    _print_section(args, section, report)
+    return 0
+
+
+def _gauc(args: argparse.Namespace) -> int:
+    report = report_path(args.report) if args.report else None
+    fmt = detect_format(args.file, args.input_format)
+    with Progress(args.quiet) as progress:
+        progress.step(f"reading {args.file}")
+        frame = read_frame(args.file, fmt, [args.label, args.score, args.group])
+        y = frame.labels(args.label, "--label")
+        s = frame.numbers(args.score, "--score")
+        g = frame.labels(args.group, "--group")
+        progress.step("scoring")
+        from ..report import gauc_section
+
+        section = gauc_section(
+            y,
+            s,
+            g,
+            weights=None if args.weights == "none" else args.weights,
+            pos_label=parse_label(args.pos_label, y),
+            bootstrap=args.bootstrap,
+            seed=args.seed,
+            details=report is not None,
+            title=f"GAUC: {args.score} against {args.label}, grouped by {args.group}",
+            names=(f"column {args.label!r}", f"column {args.score!r}", f"column {args.group!r}"),
+        )
+        _finish(args, section, report, progress, title="scorekit gauc", subtitle=args.file)
+    _print_section(args, section, report)
+    return 0
+
+
+def run_names(paths: Sequence[str]) -> list[str]:
+    """A short, unique name for each run file: its name without extension, its name, or its path.
+
+    >>> run_names(["a/bm25.run", "b/dense.txt"]), run_names(["r.test", "r.trunc"])
+    (['bm25', 'dense'], ['r.test', 'r.trunc'])
+    >>> run_names(["x/run.txt", "y/run.txt"]), run_names(["a", "a"])
+    (['x/run.txt', 'y/run.txt'], ['1:a', '2:a'])
+    """
+    names = [Path(p).name for p in paths]
+    stems = []
+    for name in names:
+        for ext in (".gz", ".bz2"):
+            name = name.removesuffix(ext)
+        stems.append(Path(name).stem or name)
+    for candidate in (stems, names, [str(p) for p in paths]):
+        if len(set(candidate)) == len(candidate):
+            return candidate
+    return [f"{i + 1}:{p}" for i, p in enumerate(paths)]
+
+
+def _read_inputs(
+    args: argparse.Namespace, progress: Progress, paths: Sequence[str]
+) -> tuple[Any, dict[str, Any]]:
+    metric_function("evaluate")  # fail before reading when the ranking module is absent
+    progress.step(f"reading {args.qrels}")
+    qrels = read_ranking(
+        args.qrels, "qrels", detect_format(args.qrels, args.input_format, default="trec")
+    )
+    runs = {}
+    for name, path in zip(run_names(paths), paths, strict=True):
+        progress.step(f"reading {path}")
+        runs[name] = read_ranking(
+            path, "run", detect_format(path, args.input_format, default="trec")
+        )
+    return qrels, runs
+
+
+def _evaluate_options(args: argparse.Namespace) -> dict[str, Any]:
+    """trec_eval's -l -c -M -J as keyword arguments of ``scorekit.evaluate`` (defaults left out)."""
+    options: dict[str, Any] = {}
+    if args.rel_level != 1:
+        options["rel_level"] = args.rel_level
+    if args.all_queries:
+        options["all_queries"] = True
+    if args.max_docs is not None:
+        options["max_docs"] = args.max_docs
+    if args.judged_only:
+        options["judged_only"] = True
+    return options
+
+
+def _rank(args: argparse.Namespace) -> int:
+    from ..report import ranking_section
+    from ..report._ranking import means, per_query
+
+    report = report_path(args.report) if args.report else None
+    measures = list(args.measures or DEFAULT_TREC_MEASURES)
+    options = _evaluate_options(args)
+    evaluate = metric_function("evaluate")
+    with Progress(args.quiet) as progress:
+        qrels, runs = _read_inputs(args, progress, args.runs)
+        ((name, run),) = runs.items()
+        progress.step("evaluating")
+        result = evaluate(qrels, run, measures, per_query=args.per_query, **options)
+        section = None
+        if report is not None or args.bootstrap > 0:
+            full = (
+                result
+                if args.per_query
+                else evaluate(qrels, run, measures, per_query=True, **options)
+            )
+            section = ranking_section(
+                {name: full},
+                bootstrap=args.bootstrap,
+                seed=args.seed,
+                title=f"Ranking: {name}",
+                notes=[
+                    f"qrels: {args.qrels}; run: {args.runs[0]}; measures: {', '.join(measures)}"
+                ],
+            )
+        if report is not None and section is not None:
+            progress.step("drawing the report")
+            Report("scorekit rank", [section], subtitle=f"{args.qrels} · {args.runs[0]}").write(
+                report
+            )
+    if args.format == "trec":
+        if args.bootstrap > 0:
+            _note(args, "note: trec_eval's format has no intervals; see --format table or json")
+        text = result.to_trec_eval()
+        sys.stdout.write(text if text.endswith("\n") or not text else text + "\n")
+    elif args.per_query:
+        pq = per_query(result)
+        mean = means(result)
+        rows = [[m, q, v] for m, values in pq.items() for q, v in values.items()]
+        rows += [[m, "all", v] for m, v in mean.items()]
+        obj = {
+            m: {**{str(q): v for q, v in pq.get(m, {}).items()}, "all": v} for m, v in mean.items()
+        }
+        render(args.format, ["measure", "query", "value"], rows, obj, title=f"Ranking: {name}")
+    elif section is not None:
+        header, rows = metrics_rows(section.metrics)
+        render(args.format, header, rows, metrics_json(section.metrics), title=section.title)
+    else:
+        mean = means(result)
+        render(
+            args.format,
+            ["measure", "value"],
+            [[m, v] for m, v in mean.items()],
+            mean,
+            title=f"Ranking: {name}",
+        )
+    if report is not None:
+        _note(args, f"report written to {report}")
+    return 0
+
+
+def _compare(args: argparse.Namespace) -> int:
+    from ..report import ranking_section
+    from ..report._ranking import COMPARISON_COLUMNS, comparison_rows, evaluate_runs
+
+    if len(args.runs) < 2:
+        raise ParameterError("compare needs at least two runs")
+    report = report_path(args.report) if args.report else None
+    measures = list(args.measures or DEFAULT_COMPARE_MEASURES)
+    compare = metric_function("compare")
+    with Progress(args.quiet) as progress:
+        qrels, runs = _read_inputs(args, progress, args.runs)
+        progress.step("testing")
+        comparison = compare(
+            qrels,
+            runs,
+            measures,
+            test=args.test,
+            correction=None if args.correction == "none" else args.correction,
+            alpha=args.alpha,
+            n_resamples=args.resamples,
+            seed=args.seed,
+            **_evaluate_options(args),
+        )
+        rows = comparison_rows(comparison)
+        if report is not None:
+            progress.step("evaluating the runs for the report")
+            section = ranking_section(
+                evaluate_runs(qrels, runs, measures, **_evaluate_options(args)),
+                comparison=comparison,
+                title="Comparison of " + ", ".join(runs),
+                notes=[
+                    f"qrels: {args.qrels}; test: {args.test}; correction: {args.correction}; "
+                    f"alpha: {args.alpha}"
+                ],
+            )
+            progress.step("drawing the report")
+            Report(
+                "scorekit compare", [section], subtitle=" · ".join([args.qrels, *args.runs])
+            ).write(report)
+    extra = [c for c in ("ci_low", "ci_high", "effect_size") if rows and c in rows[0]]
+    header = [*COMPARISON_COLUMNS, *extra]
+    table = [[r.get(c) for c in header] for r in rows]
+    grouped: dict[str, list[dict[str, Any]]] = {}
+    for r in rows:
+        grouped.setdefault(str(r.get("measure")), []).append(
+            {c: r.get(c) for c in header if c != "measure"}
+        )
+    render(
+        args.format,
+        header,
+        table,
+        grouped,
+        title=f"{args.test} test, correction: {args.correction}",
+    )
+    if report is not None:
+        _note(args, f"report written to {report}")
+    return 0
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from .._demo import run_demo
+
+    out = report_path(args.out)
+    with Progress(args.quiet) as progress:
+        summary, path = run_demo(out, progress=progress.step)
+    header = ["section", "metric", "value", "95% CI low", "95% CI high"]
+    if args.format == "json":
+        obj: dict[str, Any] = {}
+        for section, metric, value, *_ in summary:
+            obj.setdefault(section, {})[metric] = value
+        render("json", header, summary, {"sections": obj, "report": str(path)})
+    else:
+        render("table", header, summary, None, title="scorekit demo: summary")
+        sys.stdout.write(f"Report written to {path}\n")
+    return 0

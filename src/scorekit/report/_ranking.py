@@ -1,0 +1,285 @@
+"""Report sections for rankings (one or more systems, significance tests) and GAUC."""
+
+from __future__ import annotations
+
+import contextlib
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from .._typing import FloatArray
+from .._validation import binary_target, check_same_length, labels_1d, scores_1d
+from ._data import (
+    Metric,
+    Plot,
+    Section,
+    Table,
+    UnavailableError,
+    finite_or_none,
+    metric_function,
+    records,
+    require_functions,
+    with_intervals,
+)
+
+__all__ = [
+    "comparison_rows",
+    "evaluate_runs",
+    "gauc_section",
+    "means",
+    "per_query",
+    "ranking_section",
+]
+
+_NOT_PLOTTED = ("runid", "relstring", "num_")
+_MAX_PLOTTED = 6
+_MAX_QUERY_ROWS = 1000
+COMPARISON_COLUMNS = (
+    "measure",
+    "system_a",
+    "system_b",
+    "mean_a",
+    "mean_b",
+    "diff",
+    "p_value",
+    "p_adjusted",
+    "significant",
+)
+
+
+def evaluate_runs(
+    qrels: Any, runs: Mapping[str, Any], measures: Sequence[str], **options: Any
+) -> dict[str, Any]:
+    """``scorekit.evaluate`` of each run with per-query values kept: ``{system: RankingResult}``."""
+    evaluate = metric_function("evaluate")
+    return {
+        name: evaluate(qrels, run, list(measures), per_query=True, **options)
+        for name, run in runs.items()
+    }
+
+
+def means(result: Any) -> dict[str, Any]:
+    """``result.mean()`` as a plain dict."""
+    return dict(result.mean())
+
+
+def per_query(result: Any) -> dict[str, dict[str, Any]]:
+    """``result.per_query`` (``{measure: {qid: value}}``), whether it is an attribute or a method."""
+    pq = result.per_query
+    if callable(pq):
+        pq = pq()
+    return {str(m): dict(v) for m, v in dict(pq).items()}
+
+
+def _numeric(value: Any) -> bool:
+    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
+
+
+def _plotted(measures: Sequence[str], pq: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    chosen = []
+    for m in measures:
+        values = pq.get(m)
+        if not values or m.startswith(_NOT_PLOTTED):
+            continue
+        if all(_numeric(v) for v in values.values()):
+            chosen.append(m)
+        if len(chosen) == _MAX_PLOTTED:
+            break
+    return chosen
+
+
+def comparison_rows(comparison: Any) -> list[dict[str, Any]]:
+    """The rows of a ``scorekit.compare`` result, one dict per (measure, system_a, system_b)."""
+    return records(comparison)
+
+
+def _interval(values: FloatArray, mean: float, bootstrap: int, seed: int) -> tuple[Any, Any]:
+    """Bootstrap interval of a mean over queries; ``None`` where the measure is not a plain mean."""
+    if (
+        bootstrap <= 0
+        or values.size < 2
+        or not math.isclose(float(values.mean()), mean, abs_tol=1e-9)
+    ):
+        return None, None
+    low, high = metric_function("stats.bootstrap_ci")(
+        np.mean, values, n_resamples=bootstrap, seed=seed
+    )
+    return float(low), float(high)
+
+
+def ranking_section(
+    results: Mapping[str, Any],
+    *,
+    comparison: Any = None,
+    bootstrap: int = 0,
+    seed: int = 0,
+    title: str = "Ranking",
+    notes: Sequence[str] = (),
+) -> Section:
+    """Measures table, per-query distributions and (for several systems) the significance table.
+
+    ``results`` maps a system name to its ``RankingResult`` (from
+    :func:`evaluate_runs`); ``comparison`` is a ``scorekit.compare`` result.
+    """
+    systems = list(results)
+    all_means = {s: means(r) for s, r in results.items()}
+    all_pq = {s: per_query(r) for s, r in results.items()}
+    measures = [m for m in all_means[systems[0]] if _numeric(all_means[systems[0]][m])]
+    columns: list[str] = ["measure"]
+    for s in systems:
+        columns += [s] if bootstrap <= 0 else [s, f"{s} CI low", f"{s} CI high"]
+    rows = []
+    metrics = []
+    for m in measures:
+        row: list[Any] = [m]
+        for s in systems:
+            value = all_means[s].get(m)
+            mean = float("nan") if value is None else float(value)
+            row.append(value)
+            if bootstrap > 0:
+                values = np.asarray(
+                    [v for v in all_pq[s].get(m, {}).values() if _numeric(v)], dtype=np.float64
+                )
+                low, high = _interval(values, mean, bootstrap, seed)
+                row += [low, high]
+                if len(systems) == 1:
+                    metrics.append(Metric(m, mean, low, high))
+            elif len(systems) == 1:
+                metrics.append(Metric(m, mean))
+        rows.append(tuple(row))
+    note = "Mean over queries."
+    if bootstrap > 0:
+        note += f" Intervals: 95% bootstrap over queries ({bootstrap} resamples)."
+    tables = [Table("Measures", tuple(columns), tuple(rows), note=note)]
+    plotted = _plotted(measures, all_pq[systems[0]])
+    plots = []
+    if plotted:
+        data = [
+            (
+                m,
+                [
+                    (s, np.asarray(list(all_pq[s].get(m, {}).values()), dtype=np.float64))
+                    for s in systems
+                ],
+            )
+            for m in plotted
+        ]
+        plots.append(
+            Plot(
+                "box_strip_svg",
+                "Per-query distributions (box: quartiles; points: queries)",
+                {"data": data, "title": "Per-query values"},
+            )
+        )
+    if comparison is not None:
+        crow = comparison_rows(comparison)
+        extra = [c for c in ("ci_low", "ci_high", "effect_size") if crow and c in crow[0]]
+        cols = (*COMPARISON_COLUMNS, *extra)
+        tables.append(
+            Table(
+                "Significance tests",
+                cols,
+                tuple(tuple(r.get(c) for c in cols) for r in crow),
+                note="Paired tests on per-query values; p_adjusted after the correction.",
+            )
+        )
+    if len(systems) >= 2 and plotted:
+        tables.append(_largest_differences(plotted[0], systems[0], systems[1], all_pq))
+    if plotted:
+        tables.append(_query_table(plotted, systems, all_pq))
+    return Section(title, "ranking", tuple(metrics), tuple(plots), tuple(tables), tuple(notes))
+
+
+def _largest_differences(
+    measure: str, a: str, b: str, pq: Mapping[str, Mapping[str, Mapping[str, Any]]]
+) -> Table:
+    va, vb = pq[a].get(measure, {}), pq[b].get(measure, {})
+    common = [q for q in va if q in vb]
+    diffs = np.asarray([float(vb[q]) - float(va[q]) for q in common], dtype=np.float64)
+    order = np.argsort(-np.abs(diffs), kind="stable")[:10]
+    rows = tuple(
+        (common[i], float(va[common[i]]), float(vb[common[i]]), float(diffs[i])) for i in order
+    )
+    return Table(
+        f"Largest per-query differences in {measure}",
+        ("query", a, b, f"{b} − {a}"),
+        rows,
+        note="The ten queries where the two systems differ most.",
+    )
+
+
+def _query_table(
+    plotted: Sequence[str],
+    systems: Sequence[str],
+    pq: Mapping[str, Mapping[str, Mapping[str, Any]]],
+) -> Table:
+    queries: dict[str, None] = {}
+    for s in systems:
+        for m in plotted:
+            queries.update(dict.fromkeys(pq[s].get(m, {})))
+    qids = sorted(queries, key=lambda q: (len(q), q) if q.isdigit() else (math.inf, q))
+    note = ""
+    if len(qids) > _MAX_QUERY_ROWS:
+        note = f"The first {_MAX_QUERY_ROWS} of {len(qids)} queries."
+        qids = qids[:_MAX_QUERY_ROWS]
+    cols = ["query"] + [f"{m} ({s})" if len(systems) > 1 else m for m in plotted for s in systems]
+    rows = tuple((q, *(pq[s].get(m, {}).get(q) for m in plotted for s in systems)) for q in qids)
+    return Table("Per-query values", tuple(cols), rows, note=note, collapsed=True)
+
+
+def gauc_section(
+    y_true: Any,
+    y_score: Any,
+    groups: Any,
+    *,
+    weights: str | None = "impressions",
+    pos_label: Any = None,
+    bootstrap: int = 0,
+    seed: int = 0,
+    details: bool = True,
+    title: str = "GAUC",
+    names: tuple[str, str, str] = ("y_true", "y_score", "groups"),
+) -> Section:
+    """Group AUC (per-user AUC, weighted mean) with the overall AUC beside it."""
+    y = labels_1d(y_true, names[0])
+    s = scores_1d(y_score, names[1])
+    g = labels_1d(groups, names[2])
+    check_same_length(**{names[0]: y, names[1]: s, names[2]: g})
+    y01 = binary_target(y, pos_label, names[0]).astype(np.int64)
+    require_functions("gauc")
+    gauc = metric_function("gauc")
+
+    def _gauc(y_: Any, s_: Any, g_: Any) -> float:
+        return float(gauc(y_, s_, g_, weights=weights))
+
+    specs: list[tuple[str, Any, tuple[Any, ...]]] = [("gauc", _gauc, (y01, s, g))]
+    with contextlib.suppress(UnavailableError):
+        specs.append(("roc_auc", metric_function("roc_auc"), (y01, s)))
+    metrics = with_intervals(specs, bootstrap=bootstrap, seed=seed)
+    n_groups = int(np.unique(g).size)
+    plural = "" if n_groups == 1 else "s"
+    notes = [
+        f"{n_groups:,} group{plural}; weights: {weights}. "
+        "Groups whose labels are all one class are skipped."
+    ]
+    if not details:
+        return Section(title, "gauc", metrics, notes=tuple(notes))
+    plots = []
+    try:
+        _, table = gauc(y01, s, g, weights=weights, return_groups=True)
+        rows = records(table)
+    except (TypeError, UnavailableError):
+        rows = []
+    auc_key = next((k for k in (rows[0] if rows else {}) if "auc" in k.lower()), None)
+    if auc_key is not None:
+        values = np.asarray([finite_or_none(r[auc_key]) for r in rows], dtype=np.float64)
+        plots.append(
+            Plot(
+                "histogram_svg",
+                "AUC of each group (groups with both classes)",
+                {"values": values, "title": "Per-group AUC", "xlabel": "AUC", "bins": 20},
+            )
+        )
+    return Section(title, "gauc", metrics, tuple(plots), notes=tuple(notes))

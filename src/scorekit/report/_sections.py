@@ -1,0 +1,492 @@
+"""Report sections of classification, regression and clustering, computed with scorekit's metrics."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from .._errors import ScorekitError
+from .._typing import AnyArray, FloatArray
+from .._validation import binary_target, check_same_length, labels_1d, scores_1d, scores_2d
+from ..classification._labels import unique_labels
+from ._data import (
+    MetricFn,
+    Plot,
+    Section,
+    Table,
+    metric_function,
+    records,
+    require_functions,
+    with_intervals,
+)
+
+__all__ = [
+    "THRESHOLD_COLUMNS",
+    "classification_section",
+    "clustering_section",
+    "regression_section",
+]
+
+
+def _fmt_threshold(t: float) -> str:
+    return f"{t:g}"
+
+
+def _is_probability(s: FloatArray) -> bool:
+    return bool(s.size) and float(s.min()) >= 0.0 and float(s.max()) <= 1.0
+
+
+def _threshold_grid(s: FloatArray) -> FloatArray:
+    if _is_probability(s):
+        return np.round(np.linspace(0.05, 0.95, 19), 2)
+    grid: FloatArray = np.unique(np.quantile(s, np.linspace(0.05, 0.95, 19)))
+    return grid
+
+
+THRESHOLD_COLUMNS = ("threshold", "tp", "fp", "tn", "fn", "tpr", "fpr", "precision", "f1")
+_COUNTS = frozenset({"tp", "fp", "tn", "fn"})
+
+
+def _count(value: Any) -> Any:
+    """A count as an int when it is a whole number (unit weights), else unchanged."""
+    if isinstance(value, (float, np.floating)) and float(value).is_integer():
+        return int(value)
+    return value
+
+
+def _binary_scores_section(
+    y_true: Any,
+    y_score: Any,
+    *,
+    pos_label: Any,
+    threshold: float | None,
+    bootstrap: int,
+    seed: int,
+    details: bool,
+    title: str,
+    names: tuple[str, str],
+) -> Section:
+    y = labels_1d(y_true, names[0])
+    s = scores_1d(y_score, names[1])
+    check_same_length(**{names[0]: y, names[1]: s})
+    classes = np.unique(y)
+    positive = binary_target(y, pos_label, names[0], classes=classes)
+    y01 = positive.astype(np.int64)
+    pos_name = "1" if pos_label is None else str(pos_label)
+    others = [c for c in classes.tolist() if str(c) != pos_name]
+    neg_name = str(others[0]) if others else ("0" if pos_label is None else f"not {pos_name}")
+    probabilities = _is_probability(s)
+    thresholded = threshold is not None or probabilities
+    needed = ["roc_auc", "average_precision", "ks_statistic"]
+    needed += ["log_loss", "brier_score"] if probabilities else []
+    needed += ["accuracy", "precision", "recall", "f1"] if thresholded else []
+    if details:
+        needed += ["roc_curve", "precision_recall_curve", "threshold_table"]
+        needed += ["calibration_curve"] if probabilities else []
+        needed += ["confusion_matrix"] if thresholded else []
+    require_functions(*needed)
+    fn = metric_function
+    specs: list[tuple[str, MetricFn, tuple[AnyArray, ...]]] = [
+        (name, fn(name), (y01, s)) for name in needed[: 5 if probabilities else 3]
+    ]
+    notes = []
+    y_hat = None
+    cut = 0.5 if threshold is None else float(threshold)
+    if thresholded:
+        y_hat = (s >= cut).astype(np.int64)
+        specs += [
+            (name, fn(name), (y01, y_hat)) for name in ("accuracy", "precision", "recall", "f1")
+        ]
+        notes.append(
+            f"accuracy, precision, recall and f1 count a score >= {_fmt_threshold(cut)} as "
+            f"positive (class {pos_name})."
+        )
+    if not probabilities:
+        notes.append(
+            "Scores are not all in [0, 1]: log loss, Brier score and calibration are left out."
+        )
+    metrics = with_intervals(specs, bootstrap=bootstrap, seed=seed)
+    if not details:
+        return Section(title, "classification", metrics, notes=tuple(notes))
+    auc = metrics[0].value
+    ap = metrics[1].value
+    fpr, tpr, _ = fn("roc_curve")(y01, s)
+    precision, recall, _ = fn("precision_recall_curve")(y01, s)
+    plots = [
+        Plot(
+            "curve_svg",
+            "ROC curve",
+            {
+                "curves": [(f"AUC = {auc:.3f}", fpr, tpr)],
+                "title": "ROC curve",
+                "xlabel": "false positive rate",
+                "ylabel": "true positive rate",
+                "diagonal": True,
+            },
+        ),
+        Plot(
+            "curve_svg",
+            "Precision–recall curve",
+            {
+                "curves": [(f"AP = {ap:.3f}", recall, precision)],
+                "title": "Precision–recall curve",
+                "xlabel": "recall",
+                "ylabel": "precision",
+                "baseline": float(y01.mean()),
+                "step": True,
+            },
+        ),
+    ]
+    if probabilities:
+        prob_true, prob_pred = fn("calibration_curve")(y01, s, n_bins=10)
+        counts, edges = np.histogram(s, bins=10, range=(0.0, 1.0))
+        plots.append(
+            Plot(
+                "calibration_svg",
+                "Calibration (reliability) diagram, 10 uniform bins",
+                {
+                    "prob_pred": np.asarray(prob_pred),
+                    "prob_true": np.asarray(prob_true),
+                    "hist_edges": edges,
+                    "hist_counts": counts,
+                },
+            )
+        )
+    if y_hat is not None:
+        cm = np.asarray(fn("confusion_matrix")(y01, y_hat, labels=[0, 1]))
+        plots.append(
+            Plot(
+                "heatmap_svg",
+                f"Confusion matrix at threshold {_fmt_threshold(cut)}",
+                {
+                    "matrix": cm,
+                    "row_labels": [neg_name, pos_name],
+                    "col_labels": [neg_name, pos_name],
+                    "title": "Confusion matrix",
+                    "xlabel": "predicted",
+                    "ylabel": "true",
+                },
+            )
+        )
+    grid = _threshold_grid(s)
+    rows = records(fn("threshold_table")(y01, s, thresholds=grid))
+    table = Table(
+        "Threshold table",
+        THRESHOLD_COLUMNS,
+        tuple(
+            tuple(_count(r.get(c)) if c in _COUNTS else r.get(c) for c in THRESHOLD_COLUMNS)
+            for r in rows
+        ),
+        note="A score >= the threshold counts as positive.",
+    )
+    return Section(title, "classification", metrics, tuple(plots), (table,), tuple(notes))
+
+
+def _labels_section(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    pos_label: Any,
+    bootstrap: int,
+    seed: int,
+    details: bool,
+    title: str,
+    names: tuple[str, str],
+) -> Section:
+    y = labels_1d(y_true, names[0])
+    p = labels_1d(y_pred, names[1])
+    check_same_length(**{names[0]: y, names[1]: p})
+    labels = unique_labels(y, p)
+    values = set(labels.tolist())
+    binary = labels.size <= 2 and (
+        pos_label is not None
+        or (labels.dtype.kind in "biu" and (values <= {0, 1} or values <= {-1, 1}))
+    )
+    fn = metric_function
+    require_functions(
+        "accuracy",
+        "balanced_accuracy",
+        "precision",
+        "recall",
+        "f1",
+        "cohen_kappa",
+        "matthews_corrcoef",
+        "confusion_matrix",
+    )
+    specs: list[tuple[str, MetricFn, tuple[AnyArray, ...]]] = [
+        ("accuracy", fn("accuracy"), (y, p)),
+        ("balanced_accuracy", fn("balanced_accuracy"), (y, p)),
+    ]
+    if binary:
+        pos = 1 if pos_label is None else pos_label
+        specs += [
+            (name, functools.partial(fn(name), pos_label=pos), (y, p))
+            for name in ("precision", "recall", "f1")
+        ]
+    else:
+        specs += [
+            (f"{name}_{avg}", functools.partial(fn(name), average=avg), (y, p))
+            for name, avg in (
+                ("precision", "macro"),
+                ("recall", "macro"),
+                ("f1", "macro"),
+                ("f1", "weighted"),
+            )
+        ]
+    specs += [
+        ("cohen_kappa", fn("cohen_kappa"), (y, p)),
+        ("matthews_corrcoef", fn("matthews_corrcoef"), (y, p)),
+    ]
+    metrics = with_intervals(specs, bootstrap=bootstrap, seed=seed)
+    if not details:
+        return Section(title, "classification", metrics)
+    cm = np.asarray(fn("confusion_matrix")(y, p, labels=labels))
+    shown = [str(c) for c in labels.tolist()]
+    per_class = [
+        np.asarray(fn(name)(y, p, average=None, labels=labels, zero_division=0.0))
+        for name in ("precision", "recall", "f1")
+    ]
+    support = cm.sum(axis=1)
+    rows = tuple(
+        (
+            shown[k],
+            float(per_class[0][k]),
+            float(per_class[1][k]),
+            float(per_class[2][k]),
+            int(support[k]),
+        )
+        for k in range(len(shown))
+    )
+    plots = (
+        Plot(
+            "heatmap_svg",
+            "Confusion matrix (rows: true class, columns: predicted; colour: share of the row)",
+            {
+                "matrix": cm,
+                "row_labels": shown,
+                "col_labels": shown,
+                "title": "Confusion matrix",
+                "xlabel": "predicted",
+                "ylabel": "true",
+            },
+        ),
+        Plot(
+            "bar_svg",
+            "F1 of each class",
+            {
+                "labels": shown,
+                "values": per_class[2].tolist(),
+                "title": "F1 per class",
+                "ylabel": "F1",
+            },
+        ),
+    )
+    table = Table("Per class", ("class", "precision", "recall", "f1", "support"), rows)
+    return Section(title, "classification", metrics, plots, (table,))
+
+
+def classification_section(
+    y_true: Any,
+    *,
+    y_score: Any = None,
+    y_pred: Any = None,
+    pos_label: Any = None,
+    threshold: float | None = None,
+    bootstrap: int = 0,
+    seed: int = 0,
+    details: bool = True,
+    title: str = "Classification",
+    names: tuple[str, str] | None = None,
+) -> Section:
+    """Evaluate a classifier from scores (binary) or predicted labels (binary or multiclass).
+
+    With ``y_score``: ROC AUC, average precision, KS, and for probabilities log
+    loss, Brier score, thresholded counts and the calibration diagram. With
+    ``y_pred``: accuracy, balanced accuracy, precision/recall/F1 (binary, or
+    macro and weighted), Cohen's kappa, MCC and the confusion matrix.
+    ``names`` are the names used in error messages (default ``y_true`` and
+    ``y_score``/``y_pred``).
+    """
+    if (y_score is None) == (y_pred is None):
+        raise ScorekitError("pass exactly one of y_score and y_pred")
+    if y_score is not None:
+        return _binary_scores_section(
+            y_true,
+            y_score,
+            pos_label=pos_label,
+            threshold=threshold,
+            bootstrap=bootstrap,
+            seed=seed,
+            details=details,
+            title=title,
+            names=names or ("y_true", "y_score"),
+        )
+    return _labels_section(
+        y_true,
+        y_pred,
+        pos_label=pos_label,
+        bootstrap=bootstrap,
+        seed=seed,
+        details=details,
+        title=title,
+        names=names or ("y_true", "y_pred"),
+    )
+
+
+REGRESSION_METRICS = (
+    "mae",
+    "mse",
+    "rmse",
+    "r2",
+    "explained_variance",
+    "mape",
+    "median_absolute_error",
+    "max_error",
+)
+
+
+def regression_section(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    bootstrap: int = 0,
+    seed: int = 0,
+    details: bool = True,
+    title: str = "Regression",
+    names: tuple[str, str] = ("y_true", "y_pred"),
+) -> Section:
+    """Evaluate a regressor: MAE, MSE, RMSE, R², explained variance, MAPE, median AE, max error."""
+    t = scores_1d(y_true, names[0])
+    p = scores_1d(y_pred, names[1])
+    check_same_length(**{names[0]: t, names[1]: p})
+    require_functions(*REGRESSION_METRICS)
+    metrics = with_intervals(
+        [(name, metric_function(name), (t, p)) for name in REGRESSION_METRICS],
+        bootstrap=bootstrap,
+        seed=seed,
+    )
+    if not details:
+        return Section(title, "regression", metrics)
+    plots = (
+        Plot(
+            "scatter_svg",
+            "Predicted against true values (dashed: y = x)",
+            {
+                "x": t,
+                "y": p,
+                "title": "Predicted vs true",
+                "xlabel": "true value",
+                "ylabel": "predicted value",
+                "diagonal": True,
+            },
+        ),
+        Plot(
+            "histogram_svg",
+            "Residuals (predicted − true)",
+            {"values": p - t, "title": "Residuals", "xlabel": "predicted − true"},
+        ),
+    )
+    return Section(title, "regression", metrics, plots)
+
+
+EXTERNAL_CLUSTERING = (
+    "adjusted_rand_index",
+    "rand_index",
+    "adjusted_mutual_info",
+    "normalized_mutual_info",
+    "homogeneity",
+    "completeness",
+    "v_measure",
+    "fowlkes_mallows",
+)
+INTERNAL_CLUSTERING = ("silhouette_score", "calinski_harabasz", "davies_bouldin")
+SILHOUETTE_SAMPLE = 20_000
+
+
+def clustering_section(
+    labels_true: Any,
+    labels_pred: Any,
+    *,
+    features: Any = None,
+    bootstrap: int = 0,
+    seed: int = 0,
+    details: bool = True,
+    title: str = "Clustering",
+    names: tuple[str, str] = ("labels_true", "labels_pred"),
+    feature_names: Sequence[str] = (),
+) -> Section:
+    """Evaluate a clustering against true classes (ARI, AMI, NMI, ...) and/or its features (silhouette, ...).
+
+    Either ``labels_true`` or ``features`` may be ``None``. The silhouette of
+    more than 20,000 points is estimated on a random sample of 20,000
+    (``sample_size``, seeded); the section says so.
+    """
+    p = labels_1d(labels_pred, names[1])
+    t = None if labels_true is None else labels_1d(labels_true, names[0])
+    x = None if features is None else scores_2d(features, "features")
+    check_same_length(**{names[1]: p, names[0]: t, "features": x})
+    specs: list[tuple[str, MetricFn, tuple[AnyArray, ...]]] = []
+    notes = []
+    if t is not None:
+        require_functions(*EXTERNAL_CLUSTERING)
+        specs += [(name, metric_function(name), (t, p)) for name in EXTERNAL_CLUSTERING]
+    if x is not None:
+        require_functions(*INTERNAL_CLUSTERING)
+        silhouette = metric_function("silhouette_score")
+        if p.shape[0] > SILHOUETTE_SAMPLE:
+            silhouette = functools.partial(
+                silhouette, sample_size=SILHOUETTE_SAMPLE, random_state=seed
+            )
+            notes.append(
+                f"The silhouette is estimated on a random sample of {SILHOUETTE_SAMPLE:,} points."
+            )
+        specs += [
+            ("silhouette_score", silhouette, (x, p)),
+            ("calinski_harabasz", metric_function("calinski_harabasz"), (x, p)),
+            ("davies_bouldin", metric_function("davies_bouldin"), (x, p)),
+        ]
+    metrics = with_intervals(specs, bootstrap=bootstrap, seed=seed)
+    if not details:
+        return Section(title, "clustering", metrics, notes=tuple(notes))
+    plots = []
+    if t is not None:
+        rows, cols = np.unique(t), np.unique(p)
+        if rows.size <= 40 and cols.size <= 40:
+            table = metric_function("contingency_matrix")(t, p)
+            matrix = np.asarray(table.toarray() if hasattr(table, "toarray") else table)
+            plots.append(
+                Plot(
+                    "heatmap_svg",
+                    "Contingency table (rows: true class, columns: cluster; colour: share of the row)",
+                    {
+                        "matrix": matrix,
+                        "row_labels": [str(v) for v in rows.tolist()],
+                        "col_labels": [str(v) for v in cols.tolist()],
+                        "title": "Contingency table",
+                        "xlabel": "cluster",
+                        "ylabel": "true class",
+                    },
+                )
+            )
+        else:
+            notes.append("The contingency table has more than 40 rows or columns and is not drawn.")
+    if x is not None and x.shape[1] >= 2:
+        fx, fy = ([*list(feature_names), "feature 1", "feature 2"])[:2]
+        plots.append(
+            Plot(
+                "scatter_svg",
+                "The first two features, coloured by cluster",
+                {
+                    "x": x[:, 0],
+                    "y": x[:, 1],
+                    "groups": p,
+                    "title": "Clusters",
+                    "xlabel": fx,
+                    "ylabel": fy,
+                },
+            )
+        )
+    return Section(title, "clustering", metrics, tuple(plots), notes=tuple(notes))
