@@ -1,5 +1,41 @@
-"""scorekit.stream."""
+"""Mergeable accumulators: the metrics of a stream of chunks, equal to the one-shot functions.
+
+Each accumulator holds the sufficient statistics of one metric family (the
+state of the family's kernel), never the rows: ``update(...)`` takes a chunk
+with the positional arguments of the one-shot function (and
+``sample_weight=``), ``merge(other)`` adds another accumulator's data and
+returns self, the metric methods are named like the one-shot functions
+(``acc.roc_auc()``, ``acc.f1(average="macro")``, ``acc.r2()``), and
+accumulators pickle and round-trip through ``to_dict()`` /
+``Cls.from_dict(d)`` (a JSON-safe dict). :func:`consume` feeds an iterable
+of chunks, with a progress bar if asked.
+
+- :class:`BinaryCurve`: roc_auc, average_precision, curves, KS, log loss,
+  threshold table; ``bins=N`` bounded-memory approximate mode.
+- :class:`ConfusionMatrix`: every count-based classification metric.
+- :class:`RegressionMoments`: MAE, MSE, RMSE, R², explained variance, MAPE, max error.
+- :class:`Contingency`: pair-counting and information-theoretic clustering metrics.
+- :class:`GroupedCurve`: GAUC over groups that span chunks.
+- :class:`RankingAccumulator`: ranking measures (``scorekit.evaluate``) of a run
+  that arrives in chunks; it keeps the run's rows (a query may span chunks).
+"""
 
 from __future__ import annotations
 
-__all__: list[str] = []
+from ._binary import BinaryCurve
+from ._clustering import Contingency
+from ._confusion import ConfusionMatrix
+from ._consume import consume
+from ._grouped import GroupedCurve
+from ._ranking import RankingAccumulator
+from ._regression import RegressionMoments
+
+__all__ = [
+    "BinaryCurve",
+    "ConfusionMatrix",
+    "Contingency",
+    "GroupedCurve",
+    "RankingAccumulator",
+    "RegressionMoments",
+    "consume",
+]

@@ -1,0 +1,162 @@
+"""``evaluate`` over dask DataFrames: a shuffle by query, a ranked state per partition, one result.
+
+The run and the qrels are shuffled by query with the same number of
+partitions, on a text key of the query id (so an integer 7 and a string "7"
+meet), so partition ``i`` of both holds whole queries, the same ones. Each
+partition pair becomes the ranking engine's ``RankedState`` (the relevance
+code of each retrieved document in rank order, and the judgment counts of its
+queries); the states of disjoint query sets are concatenated in a tree
+(``merge_states``) and the measures are computed once on the client
+(``compute``), so per-query values and summaries (means, ``gm_map``, micro
+ratios) are those of :func:`scorekit.evaluate`. The client holds one small
+integer per retrieved document.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import partial
+from typing import Any
+
+import numpy as np
+
+from .._errors import EmptyInputError, ParameterError
+from .._optional import require
+from .._validation import check_option
+from ..ranking import Qrels, RankingResult, Run
+from ..ranking._evaluate import compute, ranked_state
+from ..ranking._parse import parse_requests
+from ..ranking._state import RankedState, merge_states
+from ._reduce import check_frame, check_split_every
+
+__all__ = ["evaluate"]
+
+_KEY = "__scorekit_query_key"
+
+
+def _check_options(rel_level: Any, max_docs: Any, gain: Any) -> None:
+    """The option checks of :func:`scorekit.evaluate` (run before anything is computed)."""
+    if isinstance(rel_level, bool) or not isinstance(rel_level, (int, np.integer)) or rel_level < 0:
+        raise ParameterError(f"rel_level must be an integer >= 0, got {rel_level!r}")
+    if max_docs is not None and (
+        isinstance(max_docs, bool) or not isinstance(max_docs, (int, np.integer)) or max_docs < 0
+    ):
+        raise ParameterError(f"max_docs must be None or an integer >= 0, got {max_docs!r}")
+    check_option(gain, "gain", ("linear", "exponential"))
+
+
+def _state_of(
+    run_part: Any,
+    qrels_part: Any,
+    *,
+    columns: tuple[str, str, str, str],
+    tag: str,
+    all_queries: bool,
+    max_docs: int | None,
+    judged_only: bool,
+) -> RankedState | None:
+    """The ranked state of one partition pair (None when it evaluates no query)."""
+    query, doc, score, relevance = columns
+    if len(qrels_part) == 0 or (len(run_part) == 0 and not all_queries):
+        return None
+    qrels = Qrels.from_arrays(qrels_part[query], qrels_part[doc], qrels_part[relevance])
+    if len(run_part) == 0:
+        # every qrels query here is missing from the run: a one-row run of a query id
+        # longer than any judged one (so never evaluated) gives their all-zero state
+        dummy = "q" * (max(len(q) for q in qrels.query_ids) + 1)
+        run = Run.from_arrays([dummy], ["d"], [0.0], tag=tag)
+    else:
+        run = Run.from_arrays(run_part[query], run_part[doc], run_part[score], tag=tag)
+    try:
+        return ranked_state(
+            qrels, run, all_queries=all_queries, max_docs=max_docs, judged_only=judged_only
+        )
+    except EmptyInputError:  # no query of this partition is in both
+        return None
+
+
+def _merge_all(*states: RankedState | None) -> RankedState | None:
+    out: RankedState | None = None
+    for s in states:
+        if s is not None:
+            out = s if out is None else merge_states(out, s)
+    return out
+
+
+def evaluate(
+    qrels_df: Any,
+    run_df: Any,
+    measures: str | Iterable[str],
+    *,
+    query: str = "query",
+    doc: str = "doc",
+    score: str = "score",
+    relevance: str = "relevance",
+    tag: str = "scorekit",
+    rel_level: int = 1,
+    all_queries: bool = False,
+    max_docs: int | None = None,
+    judged_only: bool = False,
+    gain: str = "linear",
+    per_query: bool = False,
+    npartitions: int | None = None,
+    split_every: int = 8,
+) -> RankingResult:
+    """:func:`scorekit.evaluate` of a run and qrels held in dask DataFrames.
+
+    ``run_df`` has columns ``query, doc, score`` and ``qrels_df`` columns
+    ``query, doc, relevance`` (other names with the keyword arguments). Both
+    are shuffled by query into ``npartitions`` partitions (default: the run's
+    count), so each partition holds whole queries; each partition gives the
+    engine's ranked state, the states are concatenated in a tree of
+    ``split_every`` per node, and the measures run once: the result (per-query
+    values, means, ``to_trec_eval()``) is that of :func:`scorekit.evaluate`.
+    Options as :func:`scorekit.evaluate`.
+
+    Examples
+    --------
+    >>> import dask.dataframe as dd, pandas as pd
+    >>> qrels = pd.DataFrame({"query": ["q"] * 3, "doc": ["a", "c", "z"], "relevance": [1, 1, 1]})
+    >>> run = pd.DataFrame({"query": ["q"] * 3, "doc": ["a", "b", "c"], "score": [0.9, 0.8, 0.7]})
+    >>> res = evaluate(dd.from_pandas(qrels, npartitions=1), dd.from_pandas(run, npartitions=2),
+    ...                ["AP", "P@2"])
+    >>> {k: round(v, 4) for k, v in res.mean().items()}
+    {'AP': 0.5556, 'P@2': 0.5}
+    """
+    _check_options(rel_level, max_docs, gain)
+    check_split_every(split_every)
+    requests = parse_requests(measures)
+    run_cols = check_frame(run_df, [query, doc, score], "run_df")
+    qrels_cols = check_frame(qrels_df, [query, doc, relevance], "qrels_df")
+    dask = require("dask", "dask")
+    n = run_df.npartitions if npartitions is None else int(npartitions)
+    if n < 1:
+        raise ParameterError(f"npartitions={npartitions!r} must be at least 1")
+
+    def by_query(frame: Any, cols: list[str]) -> Any:
+        keyed = frame[cols].assign(**{_KEY: frame[query].astype(str).astype(object)})
+        return keyed.shuffle(on=_KEY, npartitions=n)
+
+    runs = by_query(run_df, run_cols).to_delayed()
+    judged = by_query(qrels_df, qrels_cols).to_delayed()
+    chunk = partial(
+        _state_of,
+        columns=(query, doc, score, relevance),
+        tag=str(tag),
+        all_queries=bool(all_queries),
+        max_docs=None if max_docs is None else int(max_docs),
+        judged_only=bool(judged_only),
+    )
+    states = [dask.delayed(chunk)(r, q) for r, q in zip(runs, judged, strict=True)]
+    while len(states) > 1:
+        states = [
+            dask.delayed(_merge_all)(*states[i : i + split_every])
+            for i in range(0, len(states), split_every)
+        ]
+    (state,) = dask.compute(states[0])
+    if state is None:
+        raise EmptyInputError(
+            "no query is in both the run and the qrels (pass all_queries=True to score the "
+            "qrels queries the run misses as 0)"
+        )
+    return compute(state, requests, rel_level=int(rel_level), gain=gain, per_query=per_query)

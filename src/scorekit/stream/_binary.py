@@ -1,0 +1,329 @@
+r"""``BinaryCurve``: the streaming front end of the binary score metrics (AUC, AP, curves, KS, log loss).
+
+The state is :class:`~scorekit.classification._curves.CurveState`, the table
+of distinct scores with the positive and negative weight at each; chunks go
+through ``_curve_from_chunk``, states merge with ``_merge_curves`` and every
+metric is the one-shot function's ``*_from_curve`` kernel, so results equal
+the one-shot functions on the concatenated rows.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._errors import EmptyInputError, LabelError, NonFiniteError, ParameterError
+from .._typing import AnyArray, ArrayLike, FloatArray
+from .._validation import check_option, labels_1d, undefined
+from ..classification._curves import (
+    CurveState,
+    _ap_from_curve,
+    _auc_from_curve,
+    _bep_from_curve,
+    _binary_inputs,
+    _check_probabilities,
+    _curve_from_chunk,
+    _ks_from_curve,
+    _merge_curves,
+    _partial_auc,
+    _pr_from_curve,
+    _rank_loss_from_curve,
+    _roc_from_curve,
+    _scores_1d,
+)
+from ..classification._proba import _binary_log_loss_sums, _log_loss_from_curve
+from ..classification._thresholds import ThresholdTable, _threshold_table_from_curve
+from ._base import (
+    Accumulator,
+    decode_array,
+    decode_float,
+    encode_array,
+    encode_float,
+    plain,
+)
+from ._labels import check_binary_classes, chunk_classes, empty_chunk, union_classes
+
+__all__ = ["BinaryCurve"]
+
+#: Rows of small chunks gathered before one ``_curve_from_chunk``: sorting 4M rows at once and
+#: merging once costs far less than merging the big table of distinct scores at every chunk.
+_BUFFER_ROWS = 1 << 22
+
+
+class BinaryCurve(Accumulator):
+    r"""Streaming binary scorer metrics: ROC AUC, AP, ROC and PR curves, KS, log loss, thresholds.
+
+    Holds the table of distinct scores with the positive and negative weight
+    at each (memory grows with the number of distinct scores, not rows; small
+    chunks are gathered up to 4M rows before they are sorted into it).
+    ``update(y_true, y_score, sample_weight=...)`` adds a chunk; the metric
+    methods equal the one-shot functions (:func:`scorekit.roc_auc`, ...) on
+    all rows seen, exactly for unit weights (every sum is an integer).
+
+    ``bins=N`` is the bounded-memory approximate mode: scores are put in
+    ``N`` equal-width bins over ``range`` (the first bin also takes scores
+    below it, the last the scores above) and each score is replaced by its
+    bin's lower edge ``e_g``, so the state holds at most ``N`` rows. Counts
+    at the thresholds ``e_g`` are exact (``roc_curve``, ``threshold_table``);
+    pairs inside one bin count as ties, hence (:meth:`error_bounds`)
+
+    .. math:: |\mathrm{AUC}_{bins} - \mathrm{AUC}| \le \frac{\sum_g P_g N_g}{2 P N},
+              \qquad 0 \le \mathrm{KS} - \mathrm{KS}_{bins} \le \max_g \frac{P_g}{P}
+
+    with :math:`P_g, N_g` the positive and negative weight of bin ``g``
+    (about ``1/(4N)`` and ``1/N`` for scores spread evenly). Average
+    precision and the curves are those of the binned scores; log loss stays
+    exact (its sum is kept apart).
+
+    Parameters
+    ----------
+    bins : int, default=None
+        ``None``: exact. Otherwise the number of bins (>= 1).
+    range : (float, float), default=(0.0, 1.0)
+        Lowest and highest score of the bins (``bins`` mode only).
+    pos_label : int, str or bool, default=None
+        The positive class, as in the one-shot functions.
+    nan_policy : {"raise", "omit"}, default="raise"
+
+    Examples
+    --------
+    Two chunks give the one-shot value, ``roc_auc([0, 0, 1, 1], [.1, .4, .35, .8])``:
+
+    >>> acc = BinaryCurve()
+    >>> acc.update([0, 0], [0.1, 0.4]).update([1, 1], [0.35, 0.8]).roc_auc()
+    0.75
+    """
+
+    _kind = "BinaryCurve"
+
+    def __init__(
+        self,
+        bins: int | None = None,
+        *,
+        range: tuple[float, float] = (0.0, 1.0),  # numpy.histogram's name
+        pos_label: Any = None,
+        nan_policy: str = "raise",
+    ) -> None:
+        super().__init__()
+        check_option(nan_policy, "nan_policy", ("raise", "omit"))
+        if bins is not None and (
+            isinstance(bins, bool) or not isinstance(bins, (int, np.integer)) or bins < 1
+        ):
+            raise ParameterError(f"bins={bins!r} must be None or an integer >= 1")
+        lo, hi = (float(v) for v in range)
+        if not (np.isfinite(lo) and np.isfinite(hi) and lo < hi):
+            raise ParameterError(f"range={range!r} must be two finite numbers, low < high")
+        self.bins = None if bins is None else int(bins)
+        self.range = (lo, hi)
+        self.pos_label = pos_label
+        self.nan_policy = nan_policy
+        self._edges: FloatArray | None = None
+        if self.bins is not None:
+            self._edges = np.linspace(lo, hi, self.bins + 1)[:-1]
+        self._classes: AnyArray | None = None
+        self._lo = np.inf  # score extremes (log loss needs probabilities)
+        self._hi = -np.inf
+        self._loss = 0.0  # Σ w·(−log p of the true class), bins mode only
+        self._buffer: list[tuple[AnyArray, FloatArray, FloatArray | None]] = []
+        self._buffered = 0
+
+    # -- kernel plumbing ----------------------------------------------------------
+
+    def _merge_state(self, a: CurveState, b: CurveState) -> CurveState:
+        return _merge_curves(a, b)
+
+    def _state_size(self, state: CurveState) -> int:
+        return int(state.scores.size)
+
+    def _params(self) -> dict[str, Any]:
+        return {
+            "bins": self.bins,
+            "range": list(self.range),
+            "pos_label": plain(self.pos_label),
+            "nan_policy": self.nan_policy,
+        }
+
+    def _add_classes(self, classes: AnyArray) -> None:
+        union = union_classes(self._classes, classes)
+        check_binary_classes(union, self.pos_label)
+        self._classes = union
+
+    def update(
+        self, y_true: ArrayLike, y_score: ArrayLike, *, sample_weight: ArrayLike | None = None
+    ) -> BinaryCurve:
+        """Add a chunk of rows (arguments as :func:`scorekit.roc_auc`); returns self."""
+        if empty_chunk(y_true, y_score, sample_weight):
+            return self
+        labels = labels_1d(y_true, "y_true")
+        y, s, w = _binary_inputs(labels, y_score, sample_weight, self.pos_label, self.nan_policy)
+        self._add_classes(chunk_classes(labels))
+        if s.size:
+            self._lo, self._hi = min(self._lo, float(s.min())), max(self._hi, float(s.max()))
+        if self._edges is not None:
+            self._loss += _binary_log_loss_sums(y, s, w)[0]
+            where = np.searchsorted(self._edges, s, side="right") - 1
+            s = self._edges[np.maximum(where, 0)]
+        if self._buffer and (self._buffer[0][2] is None) != (w is None):
+            self._flush()
+        if y.size >= _BUFFER_ROWS:
+            self._flush()
+            self._pending.push(_curve_from_chunk(y, s, w))
+            return self
+        # copies: the caller may reuse its arrays once update() returns
+        self._buffer.append((y.copy(), s.copy(), None if w is None else w.copy()))
+        self._buffered += y.size
+        if self._buffered >= _BUFFER_ROWS:
+            self._flush()
+        return self
+
+    def _flush(self) -> None:
+        """Sort the buffered rows into one curve and push it on the merge stack."""
+        if not self._buffer:
+            return
+        parts, self._buffer, self._buffered = self._buffer, [], 0
+        if len(parts) == 1:
+            y, s, w = parts[0]
+        else:
+            y, s = np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+            weights = [p[2] for p in parts if p[2] is not None]  # all or none (see update)
+            w = np.concatenate(weights) if weights else None
+        self._pending.push(_curve_from_chunk(y, s, w))
+
+    def _absorb(self, other: Any) -> None:
+        if other._classes is not None:
+            self._add_classes(other._classes)
+        self._lo, self._hi = min(self._lo, other._lo), max(self._hi, other._hi)
+        self._loss += other._loss
+        super()._absorb(other)
+
+    def _curve(self) -> CurveState:
+        state = self._state()
+        if state is None:
+            raise EmptyInputError("no rows were seen; update() the accumulator with data first")
+        c: CurveState = state
+        return c
+
+    @property
+    def n_distinct(self) -> int:
+        """Rows of the score table (distinct scores, or non-empty bins)."""
+        state = self._state()
+        return 0 if state is None else int(state.scores.size)
+
+    # -- metrics ------------------------------------------------------------------
+
+    def roc_auc(self, *, max_fpr: float | None = None) -> float:
+        """ROC AUC of the rows seen, ties one half; see :func:`scorekit.roc_auc`.
+
+        ``max_fpr`` gives the McClish-standardised partial AUC, as the one-shot function.
+        """
+        c = self._curve()
+        if max_fpr is not None and not 0 < max_fpr <= 1:
+            raise ParameterError(f"max_fpr must be in (0, 1], got {max_fpr!r}")
+        if max_fpr is None or max_fpr == 1:
+            return _auc_from_curve(c)
+        if not (c.pos.sum() > 0 and c.neg.sum() > 0):
+            return undefined("roc_auc", "only one class is present in y_true")
+        fpr, tpr, _ = _roc_from_curve(c)
+        return _partial_auc(fpr, tpr, max_fpr)
+
+    def gini(self) -> float:
+        """2·AUC − 1; see :func:`scorekit.gini`."""
+        return 2 * _auc_from_curve(self._curve()) - 1
+
+    def rank_loss(self) -> float:
+        """Share of (positive, negative) pairs ordered wrongly; see :func:`scorekit.rank_loss`."""
+        return _rank_loss_from_curve(self._curve())
+
+    def average_precision(self) -> float:
+        """Average precision; see :func:`scorekit.average_precision`."""
+        return _ap_from_curve(self._curve())
+
+    def roc_curve(
+        self, *, drop_intermediate: bool = False
+    ) -> tuple[FloatArray, FloatArray, FloatArray]:
+        """``(fpr, tpr, thresholds)``; see :func:`scorekit.roc_curve`."""
+        return _roc_from_curve(self._curve(), drop_intermediate=drop_intermediate)
+
+    def precision_recall_curve(
+        self, *, drop_intermediate: bool = False
+    ) -> tuple[FloatArray, FloatArray, FloatArray]:
+        """``(precision, recall, thresholds)``; see :func:`scorekit.precision_recall_curve`."""
+        return _pr_from_curve(self._curve(), drop_intermediate=drop_intermediate)
+
+    def ks_statistic(self) -> float:
+        """max(TPR − FPR) over thresholds; see :func:`scorekit.ks_statistic`."""
+        return _ks_from_curve(self._curve())
+
+    def break_even_point(self) -> float:
+        """Precision where precision = recall; see :func:`scorekit.break_even_point`."""
+        return _bep_from_curve(self._curve())
+
+    def threshold_table(
+        self, thresholds: ArrayLike | None = None, *, zero_division: float = float("nan")
+    ) -> ThresholdTable:
+        """Counts and rates at each threshold; see :func:`scorekit.threshold_table`."""
+        c = self._curve()
+        thr = None
+        if thresholds is not None:
+            thr = _scores_1d(thresholds, "thresholds")
+            if np.isnan(thr).any():
+                raise NonFiniteError(f"thresholds contains {int(np.isnan(thr).sum())} NaN values")
+        return _threshold_table_from_curve(c, thr, zero_division)
+
+    def log_loss(self) -> float:
+        """Binary log loss of the scores read as P(positive); see :func:`scorekit.log_loss`.
+
+        Exact in both modes (in ``bins`` mode its sum is kept apart). As the
+        one-shot function, scores outside [0, 1] and a single class raise.
+        """
+        c = self._curve()
+        _check_probabilities(np.array([self._lo, self._hi]), "y_score")
+        classes = self._classes
+        if classes is None or classes.size < 2:
+            shown = [] if classes is None else classes.tolist()
+            raise LabelError(f"y_true has only one class ({shown}); log loss needs both classes")
+        if self._edges is None:
+            return _log_loss_from_curve(c)
+        return float(self._loss / (c.pos.sum() + c.neg.sum()))
+
+    def error_bounds(self) -> dict[str, float]:
+        """Largest error of ``roc_auc`` and ``ks_statistic`` caused by the bins (0.0 when exact).
+
+        ``roc_auc``: Σ_g P_g N_g / (2 P N), both signs; ``ks_statistic``:
+        max_g P_g / P, the binned value being the lower one. ``nan`` with one class.
+        """
+        c = self._curve()
+        if self._edges is None:
+            return {"roc_auc": 0.0, "ks_statistic": 0.0}
+        n_pos, n_neg = float(c.pos.sum()), float(c.neg.sum())
+        if n_pos <= 0 or n_neg <= 0:
+            return {"roc_auc": float("nan"), "ks_statistic": float("nan")}
+        return {
+            "roc_auc": float(np.dot(c.pos, c.neg) / (2.0 * n_pos * n_neg)),
+            "ks_statistic": float(c.pos.max() / n_pos),
+        }
+
+    # -- JSON-safe dict -----------------------------------------------------------
+
+    def _state_to_dict(self) -> dict[str, Any]:
+        state = self._state()
+        return {
+            "curve": None
+            if state is None
+            else {k: encode_array(getattr(state, k)) for k in ("scores", "pos", "neg")},
+            "classes": None if self._classes is None else encode_array(self._classes),
+            "lo": encode_float(self._lo),
+            "hi": encode_float(self._hi),
+            "loss": encode_float(self._loss),
+        }
+
+    def _state_from_dict(self, d: dict[str, Any]) -> None:
+        curve = d["curve"]
+        if curve is not None:
+            self._pending.replace(
+                CurveState(*(decode_array(curve[k]) for k in ("scores", "pos", "neg")))
+            )
+        self._classes = None if d["classes"] is None else decode_array(d["classes"])
+        self._lo, self._hi = decode_float(d["lo"]), decode_float(d["hi"])
+        self._loss = decode_float(d["loss"])

@@ -1,0 +1,446 @@
+"""``ConfusionMatrix``: the streaming front end of the count-based classification metrics.
+
+The state is the confusion matrix over the sorted classes seen
+(:class:`~scorekit.classification._counts_state.ConfusionState`, built by
+``_confusion_state`` and merged by ``_merge_confusion``); every metric is a
+kernel of ``_counts_state`` on it. With sample weights a second matrix of
+plain row counts is kept, because the one-shot functions decide whether a
+label "occurs" from rows, whatever their weight.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .._errors import EmptyInputError, LabelError, ParameterError, ShapeError
+from .._typing import AnyArray, ArrayLike
+from .._validation import check_option
+from ..classification._counts import _check_beta
+from ..classification._counts_input import check_average, label_positions, targets
+from ..classification._counts_input import zero_division_value as _zero_division_value
+from ..classification._counts_state import (
+    CM_MAX_CELLS,
+    PRF,
+    ClassCounts,
+    ConfusionState,
+    _accuracy_from_counts,
+    _balanced_accuracy_from_counts,
+    _confusion_state,
+    _counts_from_confusion,
+    _hamming_from_counts,
+    _jaccard_from_counts,
+    _kappa_from_confusion,
+    _kappa_from_counts,
+    _mcc_from_counts,
+    _merge_confusion,
+    _normalize_confusion,
+    _prf_from_counts,
+    _specificity_from_counts,
+    _take_square,
+)
+from ..classification._labels import given_labels
+from ._base import Accumulator, decode_array, encode_array, plain
+from ._labels import empty_chunk
+
+__all__ = ["ConfusionMatrix"]
+
+#: Most classes an accumulator takes: its k × k matrices stay below 512 MiB each.
+MAX_CLASSES = 8192
+
+
+@dataclass(frozen=True, slots=True)
+class _Confusion:
+    """Row counts per cell and, once weights were seen, weighted sums per cell (same classes)."""
+
+    counts: ConfusionState  # int64
+    weighted: ConfusionState | None  # float64; None while every chunk was unweighted
+
+
+def _as_weighted(s: _Confusion) -> ConfusionState:
+    if s.weighted is not None:
+        return s.weighted
+    return ConfusionState(s.counts.matrix.astype(np.float64), s.counts.classes)
+
+
+def _merge(a: _Confusion, b: _Confusion) -> _Confusion:
+    counts = _merge_confusion(a.counts, b.counts)
+    if a.weighted is None and b.weighted is None:
+        return _Confusion(counts, None)
+    return _Confusion(counts, _merge_confusion(_as_weighted(a), _as_weighted(b)))
+
+
+def _select_counts(c: ClassCounts, labels: Any, pos_label: Any, average: str | None) -> ClassCounts:
+    """The classes a set-wise metric reports: scikit-learn's rules for 1-D targets.
+
+    The 1-D branch of ``_counts_input.setwise_counts``, which takes validated
+    rows rather than counts (see the report of issue 6: a ``select_counts``
+    split there would make this adapter a single call).
+    """
+    check_average(average)
+    if average == "samples":
+        raise ParameterError(
+            "average='samples' is only meaningful for multilabel targets; "
+            "use accuracy for 1-D labels"
+        )
+    if average == "binary":
+        if c.classes.size > 2:
+            raise LabelError(
+                "Target is multiclass but average='binary'; please choose another average "
+                "setting, one of None, 'micro', 'macro', 'weighted'"
+            )
+        pos, extra = label_positions(c.classes, np.asarray([pos_label]), "pos_label")
+        if extra.size and c.classes.size == 2:
+            raise LabelError(
+                f"pos_label={pos_label!r} is not a valid label: it should be one of "
+                f"{c.classes.tolist()}"
+            )
+        return c.take(pos, extra)
+    if pos_label not in (None, 1):
+        warnings.warn(
+            f"pos_label={pos_label!r} is ignored when average={average!r} (not 'binary'); "
+            "use labels=[pos_label] to score a single class",
+            UserWarning,
+            stacklevel=4,
+        )
+    given = given_labels(labels)
+    if given is None:
+        return c
+    return c.take(*label_positions(c.classes, given, "labels"))
+
+
+class ConfusionMatrix(Accumulator):
+    """Streaming count-based classification metrics on a confusion matrix.
+
+    Holds the ``k × k`` confusion matrix over the classes seen (sorted, as
+    the one-shot functions sort them; at most 8192 classes). ``update(y_true, y_pred,
+    sample_weight=...)`` adds a chunk of 1-D labels (ints, bools or
+    strings; multilabel indicator matrices are not supported). Every method
+    equals the one-shot function of the same name on all rows seen, with
+    the same ``average``, ``labels``, ``pos_label`` and ``zero_division``
+    semantics; exactly, since every cell is an integer with unit weights.
+
+    Parameters
+    ----------
+    labels : array-like, default=None
+        Default ``labels=`` of the methods that take it (precision, recall,
+        F-beta, specificity, Jaccard, confusion matrices, Cohen's kappa).
+
+    Examples
+    --------
+    >>> acc = ConfusionMatrix().update([0, 1, 2], [0, 2, 2]).update([2], [2])
+    >>> acc.accuracy(), acc.f1(average="macro")
+    (0.75, 0.6)
+    """
+
+    _kind = "ConfusionMatrix"
+
+    def __init__(self, labels: ArrayLike | None = None) -> None:
+        super().__init__()
+        given = given_labels(labels)
+        self.labels: AnyArray | None = given
+        self._int_weights = True  # every weighted chunk had integer weights
+        self._strings: bool | None = None  # labels are strings (None: nothing seen)
+
+    def _merge_state(self, a: _Confusion, b: _Confusion) -> _Confusion:
+        return _merge(a, b)
+
+    def _state_size(self, state: _Confusion) -> int:
+        return int(state.counts.classes.size)
+
+    def _params(self) -> dict[str, Any]:
+        return {"labels": None if self.labels is None else plain(self.labels)}
+
+    def _check_kind(self, strings: bool | None) -> None:
+        if strings is None:
+            return
+        if self._strings is not None and strings != self._strings:
+            raise LabelError(
+                "labels are strings in one chunk and numbers in another; they cannot mix"
+            )
+        self._strings = strings
+
+    def update(
+        self, y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None
+    ) -> ConfusionMatrix:
+        """Add a chunk of labels (arguments as :func:`scorekit.confusion_matrix`); returns self."""
+        if empty_chunk(y_true, y_pred, sample_weight):
+            return self
+        tg = targets(y_true, y_pred, sample_weight)
+        if tg.codes is None:
+            raise ShapeError(
+                "ConfusionMatrix takes 1-D labels; multilabel indicator matrices are not supported"
+            )
+        self._check_kind(tg.codes.classes.dtype.kind in "USO")
+        seen = self._state()
+        bound = tg.codes.classes.size + (0 if seen is None else seen.counts.classes.size)
+        if (
+            bound > MAX_CLASSES
+            and np.union1d(
+                tg.codes.classes, tg.codes.classes[:0] if seen is None else seen.counts.classes
+            ).size
+            > MAX_CLASSES
+        ):
+            raise LabelError(
+                f"more than {MAX_CLASSES} classes seen: a confusion matrix of that many "
+                "classes does not fit in memory (use the one-shot functions, which count "
+                "per class without the matrix)"
+            )
+        counts = _confusion_state(tg.codes, None)
+        weighted = None
+        if tg.weights is not None:
+            weighted = _confusion_state(tg.codes, tg.weights)
+            self._int_weights = self._int_weights and tg.int_weights
+        self._pending.push(_Confusion(counts, weighted))
+        return self
+
+    def _absorb(self, other: Any) -> None:
+        self._check_kind(other._strings)
+        self._int_weights = self._int_weights and other._int_weights
+        super()._absorb(other)
+
+    # -- state access -------------------------------------------------------------
+
+    def _confusion(self) -> _Confusion:
+        state = self._state()
+        if state is None:
+            raise EmptyInputError("no rows were seen; update() the accumulator with data first")
+        c: _Confusion = state
+        return c
+
+    def _cm(self) -> ConfusionState:
+        s = self._confusion()
+        return s.counts if s.weighted is None else s.weighted
+
+    def _class_counts(self) -> ClassCounts:
+        cm = self._cm()
+        return _counts_from_confusion(cm.matrix, cm.classes)
+
+    def _labels(self, labels: ArrayLike | None) -> ArrayLike | None:
+        return self.labels if labels is None else labels
+
+    def _matrix(self, labels: ArrayLike | None, name_true: str) -> AnyArray:
+        """The matrix, restricted to ``labels`` (rows and columns), as the one-shot ``_matrix``."""
+        s = self._confusion()
+        cm = self._cm()
+        given = given_labels(self._labels(labels))
+        if given is None:
+            return cm.matrix
+        pos, _ = label_positions(cm.classes, given, "labels")
+        found = pos[pos < cm.classes.size]
+        rows = s.counts.matrix.sum(axis=1)
+        if not np.any(rows[found] > 0):
+            raise LabelError(f"labels={given[:5].tolist()}: at least one must occur in {name_true}")
+        return _take_square(cm.matrix, pos)
+
+    @property
+    def classes(self) -> AnyArray:
+        """The classes seen, sorted: the rows and columns of :meth:`confusion_matrix`."""
+        return self._cm().classes
+
+    # -- metrics ------------------------------------------------------------------
+
+    def confusion_matrix(
+        self, *, labels: ArrayLike | None = None, normalize: str | None = None
+    ) -> AnyArray:
+        """The confusion matrix (rows true, columns predicted); see :func:`scorekit.confusion_matrix`."""
+        check_option(normalize, "normalize", (None, "true", "pred", "all"))
+        cm = self._matrix(labels, "y_true")
+        if self._confusion().weighted is not None and self._int_weights:
+            cm = np.rint(cm).astype(np.int64)
+        return _normalize_confusion(cm, normalize)
+
+    def multilabel_confusion_matrix(self, *, labels: ArrayLike | None = None) -> AnyArray:
+        """One-vs-rest ``[[tn, fp], [fn, tp]]`` per class; see :func:`scorekit.multilabel_confusion_matrix`."""
+        c = self._class_counts()
+        given = given_labels(self._labels(labels))
+        if given is not None:
+            c = c.take(*label_positions(c.classes, given, "labels"))
+        return np.stack([c.tn, c.fp, c.fn, c.tp], axis=-1).reshape(-1, 2, 2)
+
+    def accuracy(self, *, normalize: bool = True) -> float:
+        """Share of rows predicted right; see :func:`scorekit.accuracy`."""
+        return _accuracy_from_counts(self._class_counts(), normalize=normalize)
+
+    def balanced_accuracy(self, *, adjusted: bool = False) -> float:
+        """Mean recall over the classes of ``y_true``; see :func:`scorekit.balanced_accuracy`."""
+        return _balanced_accuracy_from_counts(self._class_counts(), adjusted=adjusted)
+
+    def matthews_corrcoef(self) -> float:
+        """Matthews correlation (Gorodkin's R_K); see :func:`scorekit.matthews_corrcoef`."""
+        return _mcc_from_counts(self._class_counts())
+
+    def hamming_loss(self) -> float:
+        """1 − accuracy; see :func:`scorekit.hamming_loss`."""
+        return _hamming_from_counts(self._class_counts())
+
+    def cohen_kappa(
+        self,
+        *,
+        labels: ArrayLike | None = None,
+        weights: str | None = None,
+        replace_undefined_by: float = float("nan"),
+    ) -> float:
+        """Cohen's kappa of ``y_true`` against ``y_pred``; see :func:`scorekit.cohen_kappa`."""
+        check_option(weights, "weights", (None, "linear", "quadratic"))
+        labels = self._labels(labels)
+        if labels is None and weights is None and self.classes.size**2 > CM_MAX_CELLS:
+            c = self._class_counts()
+            return _kappa_from_counts(c, replace_undefined_by=replace_undefined_by)
+        cm = self._matrix(labels, "y1")
+        return _kappa_from_confusion(cm, weights=weights, replace_undefined_by=replace_undefined_by)
+
+    def _selected(
+        self, labels: ArrayLike | None, pos_label: Any, average: str | None, zero_division: Any
+    ) -> ClassCounts:
+        _zero_division_value(zero_division)
+        return _select_counts(self._class_counts(), self._labels(labels), pos_label, average)
+
+    def precision_recall_fscore_support(
+        self,
+        *,
+        beta: float = 1.0,
+        labels: ArrayLike | None = None,
+        pos_label: Any = 1,
+        average: str | None = None,
+        warn_for: Sequence[str] = PRF,
+        zero_division: Any = "warn",
+    ) -> tuple[Any, Any, Any, Any]:
+        """Precision, recall, F-beta and support; see :func:`scorekit.precision_recall_fscore_support`."""
+        _check_beta(beta)
+        c = self._selected(labels, pos_label, average, zero_division)
+        return _prf_from_counts(
+            c, average=average, beta=beta, zero_division=zero_division, warn_for=warn_for
+        )
+
+    def precision(
+        self,
+        *,
+        labels: ArrayLike | None = None,
+        pos_label: Any = 1,
+        average: str | None = "binary",
+        zero_division: Any = "warn",
+    ) -> Any:
+        """Precision tp / (tp + fp); see :func:`scorekit.precision`."""
+        c = self._selected(labels, pos_label, average, zero_division)
+        opts = {"average": average, "zero_division": zero_division}
+        return _prf_from_counts(c, warn_for=("precision",), **opts)[0]
+
+    def recall(
+        self,
+        *,
+        labels: ArrayLike | None = None,
+        pos_label: Any = 1,
+        average: str | None = "binary",
+        zero_division: Any = "warn",
+    ) -> Any:
+        """Recall tp / (tp + fn); see :func:`scorekit.recall`."""
+        c = self._selected(labels, pos_label, average, zero_division)
+        opts = {"average": average, "zero_division": zero_division}
+        return _prf_from_counts(c, warn_for=("recall",), **opts)[1]
+
+    def fbeta(
+        self,
+        *,
+        beta: float,
+        labels: ArrayLike | None = None,
+        pos_label: Any = 1,
+        average: str | None = "binary",
+        zero_division: Any = "warn",
+    ) -> Any:
+        """F-beta; see :func:`scorekit.fbeta`."""
+        _check_beta(beta)
+        c = self._selected(labels, pos_label, average, zero_division)
+        opts = {"average": average, "zero_division": zero_division}
+        return _prf_from_counts(c, beta=beta, warn_for=("f-score",), **opts)[2]
+
+    def f1(
+        self,
+        *,
+        labels: ArrayLike | None = None,
+        pos_label: Any = 1,
+        average: str | None = "binary",
+        zero_division: Any = "warn",
+    ) -> Any:
+        """F1; see :func:`scorekit.f1`."""
+        return self.fbeta(
+            beta=1.0, labels=labels, pos_label=pos_label, average=average,
+            zero_division=zero_division,
+        )  # fmt: skip
+
+    def e_measure(
+        self,
+        *,
+        alpha: float = 0.5,
+        labels: ArrayLike | None = None,
+        pos_label: Any = 1,
+        average: str | None = "binary",
+        zero_division: Any = "warn",
+    ) -> Any:
+        """Van Rijsbergen's E = 1 − F_β, α = 1/(1 + β²); see :func:`scorekit.e_measure`."""
+        if not isinstance(alpha, (int, float)) or not 0 <= alpha <= 1:
+            raise ParameterError(f"alpha={alpha!r} must be a number in [0, 1]")
+        beta = math.inf if alpha == 0 else math.sqrt(1 / alpha - 1)
+        f = self.fbeta(
+            beta=beta, labels=labels, pos_label=pos_label, average=average,
+            zero_division=zero_division,
+        )  # fmt: skip
+        return 1.0 - f
+
+    def specificity(
+        self,
+        *,
+        labels: ArrayLike | None = None,
+        pos_label: Any = 1,
+        average: str | None = "binary",
+        zero_division: Any = "warn",
+    ) -> Any:
+        """Specificity tn / (tn + fp); see :func:`scorekit.specificity`."""
+        c = self._selected(labels, pos_label, average, zero_division)
+        return _specificity_from_counts(c, average=average, zero_division=zero_division)
+
+    def jaccard(
+        self,
+        *,
+        labels: ArrayLike | None = None,
+        pos_label: Any = 1,
+        average: str | None = "binary",
+        zero_division: Any = "warn",
+    ) -> Any:
+        """Jaccard index tp / (tp + fp + fn); see :func:`scorekit.jaccard`."""
+        c = self._selected(labels, pos_label, average, zero_division)
+        return _jaccard_from_counts(c, average=average, zero_division=zero_division)
+
+    # -- JSON-safe dict -----------------------------------------------------------
+
+    def _state_to_dict(self) -> dict[str, Any]:
+        s = self._state()
+        out: dict[str, Any] = {"int_weights": self._int_weights, "strings": self._strings}
+        if s is None:
+            out["confusion"] = None
+            return out
+        out["confusion"] = {
+            "classes": encode_array(s.counts.classes),
+            "counts": encode_array(s.counts.matrix),
+            "weighted": None if s.weighted is None else encode_array(s.weighted.matrix),
+        }
+        return out
+
+    def _state_from_dict(self, d: dict[str, Any]) -> None:
+        self._int_weights = bool(d["int_weights"])
+        self._strings = d["strings"]
+        c = d["confusion"]
+        if c is None:
+            return
+        classes = decode_array(c["classes"])
+        weighted = None
+        if c["weighted"] is not None:
+            weighted = ConfusionState(decode_array(c["weighted"]), classes)
+        self._pending.replace(
+            _Confusion(ConfusionState(decode_array(c["counts"]), classes), weighted)
+        )

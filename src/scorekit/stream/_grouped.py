@@ -1,0 +1,168 @@
+"""``GroupedCurve``: the streaming front end of GAUC (groups may span chunks).
+
+The state is :class:`~scorekit.recsys._gauc.GroupedCurveState`, the positive
+and negative weight at each distinct (group, score); chunks go through
+``_grouped_curve_from_chunk``, states merge with ``_merge_grouped_curves``
+(entries of one group from different chunks are added) and the value is
+``_gauc_from_state``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from .._errors import EmptyInputError, LabelError
+from .._typing import AnyArray, ArrayLike
+from .._validation import (
+    binary_target,
+    check_option,
+    check_same_length,
+    finite_rows,
+    labels_1d,
+    scores_1d,
+    take,
+    weights_1d,
+)
+from ..recsys._gauc import (
+    GroupAUCTable,
+    GroupedCurveState,
+    GroupWeights,
+    _check_weights_option,
+    _encode_groups,
+    _gauc_from_state,
+    _grouped_curve_from_chunk,
+    _merge_grouped_curves,
+)
+from ._base import Accumulator, decode_array, encode_array
+from ._labels import check_binary_classes, chunk_classes, empty_chunk, union_classes
+
+__all__ = ["GroupedCurve"]
+
+_FIELDS = ("groups", "offsets", "scores", "pos", "neg")
+
+
+class GroupedCurve(Accumulator):
+    """Streaming group AUC (GAUC): the AUC of each group, averaged with weights.
+
+    Holds the positive and negative weight at each distinct (group, score):
+    memory grows with the distinct (group, score) pairs (about the rows when
+    scores are continuous; round the scores to bound it). ``update(y_true,
+    y_score, groups, sample_weight=...)`` adds a chunk; a group's rows may
+    arrive in any number of chunks. :meth:`gauc` equals
+    :func:`scorekit.gauc` on all rows seen, exactly for unit weights.
+
+    Parameters
+    ----------
+    nan_policy : {"raise", "omit"}, default="raise"
+
+    Examples
+    --------
+    Group ``a`` spans both chunks (AUC 1); ``b`` has AUC 0; 2 rows each:
+
+    >>> acc = GroupedCurve().update([0, 1], [0.2, 0.1], ["b", "b"]).update([0], [0.1], ["a"])
+    >>> acc.update([1], [0.9], ["a"]).gauc()
+    0.5
+    """
+
+    _kind = "GroupedCurve"
+
+    def __init__(self, *, nan_policy: str = "raise") -> None:
+        super().__init__()
+        check_option(nan_policy, "nan_policy", ("raise", "omit"))
+        self.nan_policy = nan_policy
+        self._classes: AnyArray | None = None
+        self._strings: bool | None = None  # group ids are strings (None: nothing seen)
+
+    def _merge_state(self, a: GroupedCurveState, b: GroupedCurveState) -> GroupedCurveState:
+        return _merge_grouped_curves(a, b)
+
+    def _state_size(self, state: GroupedCurveState) -> int:
+        return int(state.scores.size)
+
+    def _params(self) -> dict[str, Any]:
+        return {"nan_policy": self.nan_policy}
+
+    def _add_classes(self, classes: AnyArray) -> None:
+        union = union_classes(self._classes, classes)
+        check_binary_classes(union, None)
+        self._classes = union
+
+    def _check_groups(self, strings: bool | None) -> None:
+        if strings is None:
+            return
+        if self._strings is not None and strings != self._strings:
+            raise LabelError("groups has string ids in one chunk and numbers in another")
+        self._strings = strings
+
+    def update(
+        self,
+        y_true: ArrayLike,
+        y_score: ArrayLike,
+        groups: ArrayLike,
+        *,
+        sample_weight: ArrayLike | None = None,
+    ) -> GroupedCurve:
+        """Add a chunk (arguments as :func:`scorekit.gauc`); returns self."""
+        if empty_chunk(y_true, y_score, groups, sample_weight):
+            return self
+        # the validation of scorekit.gauc, step by step (it has no separate input function)
+        labels = labels_1d(y_true, "y_true")
+        s = scores_1d(y_score, "y_score")
+        g = labels_1d(groups, "groups")
+        n = check_same_length(y_true=labels, y_score=s, groups=g)
+        w = weights_1d(sample_weight, n)
+        keep = finite_rows(self.nan_policy, y_score=s)
+        labels, s, g, w = take(keep, labels, s, g, w)
+        self._check_groups(g.dtype.kind in "USO")
+        classes = chunk_classes(labels)
+        self._add_classes(classes)
+        y = binary_target(labels, None, "y_true", classes=classes)
+        codes, group_labels = _encode_groups(g)
+        self._pending.push(_grouped_curve_from_chunk(codes, y, s, w, group_labels))
+        return self
+
+    def _absorb(self, other: Any) -> None:
+        if other._classes is not None:
+            self._add_classes(other._classes)
+        self._check_groups(other._strings)
+        super()._absorb(other)
+
+    def _grouped(self) -> GroupedCurveState:
+        state = self._state()
+        if state is None:
+            raise EmptyInputError("no rows were seen; update() the accumulator with data first")
+        s: GroupedCurveState = state
+        return s
+
+    @property
+    def n_groups(self) -> int:
+        """Number of distinct groups seen."""
+        state = self._state()
+        return 0 if state is None else int(state.groups.size)
+
+    def gauc(self, *, weights: GroupWeights = "impressions") -> float:
+        """GAUC of the rows seen; ``weights`` as :func:`scorekit.gauc`."""
+        _check_weights_option(weights)
+        return cast(float, _gauc_from_state(self._grouped(), weights=weights))
+
+    def group_table(self, *, weights: GroupWeights = "impressions") -> GroupAUCTable:
+        """The per-group table of :func:`scorekit.gauc` (``return_groups=True``)."""
+        _check_weights_option(weights)
+        result = _gauc_from_state(self._grouped(), weights=weights, return_groups=True)
+        return cast(tuple[float, GroupAUCTable], result)[1]
+
+    def _state_to_dict(self) -> dict[str, Any]:
+        s = self._state()
+        return {
+            "curve": None if s is None else {k: encode_array(getattr(s, k)) for k in _FIELDS},
+            "classes": None if self._classes is None else encode_array(self._classes),
+            "strings": self._strings,
+        }
+
+    def _state_from_dict(self, d: dict[str, Any]) -> None:
+        if d["curve"] is not None:
+            self._pending.replace(
+                GroupedCurveState(*(decode_array(d["curve"][k]) for k in _FIELDS))
+            )
+        self._classes = None if d["classes"] is None else decode_array(d["classes"])
+        self._strings = d["strings"]

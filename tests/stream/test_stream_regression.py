@@ -1,0 +1,155 @@
+"""RegressionMoments: chunked and merged in any order equals the one-shot functions to rounding."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from stream_support import close, feed, json_roundtrip, outcome, pickle_roundtrip, same
+
+import scorekit as sk
+from scorekit._errors import (
+    EmptyInputError,
+    LengthMismatchError,
+    NonFiniteError,
+    ParameterError,
+    ShapeError,
+)
+from scorekit.stream import RegressionMoments
+
+SEEDS = st.integers(0, 2**32 - 1)
+NAMES = ("mae", "mse", "rmse", "mape", "r2", "explained_variance")
+
+
+def _data(rng, n, k, kind):
+    scale, offset = {"plain": (1.0, 0.0), "huge": (1e3, 1e9), "small": (1e-9, 0.0)}[kind]
+    shape = (n,) if k == 1 else (n, k)
+    y = offset + scale * rng.normal(size=shape)
+    p = y + scale * rng.normal(size=shape) * 0.3
+    if kind == "plain" and n > 3:
+        y[: n // 3] = np.round(y[: n // 3])  # some ties / integers
+    return y, p
+
+
+def _cases(y, p, w):
+    multi = y.ndim == 2
+    out = []
+    for name in NAMES:
+        fn = getattr(sk, name)
+        options = ["uniform_average", "raw_values"] if multi else ["uniform_average"]
+        if multi and name in ("r2", "explained_variance"):
+            options.append("variance_weighted")
+        if multi:
+            options.append(np.arange(1, y.shape[1] + 1))
+        out += [
+            (
+                f"{name}-{mo}",
+                lambda fn=fn, mo=mo: fn(y, p, sample_weight=w, multioutput=mo),
+                lambda a, n=name, mo=mo: getattr(a, n)(multioutput=mo),
+            )
+            for mo in options
+        ]
+    out.append(
+        (
+            "r2-nonfinite",
+            lambda: sk.r2(y, p, sample_weight=w, force_finite=False),
+            lambda a: a.r2(force_finite=False),
+        )
+    )
+    if not multi:
+        out.append(("max_error", lambda: sk.max_error(y, p), lambda a: a.max_error()))
+    return out
+
+
+@given(
+    seed=SEEDS,
+    k=st.sampled_from([1, 3]),
+    kind=st.sampled_from(["plain", "huge", "small"]),
+    weighted=st.booleans(),
+)
+def test_chunked_equals_one_shot(seed, k, kind, weighted):
+    # Sums of floats depend on where the chunks start: equal to rounding, not bit for bit.
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 300))
+    y, p = _data(rng, n, k, kind)
+    w = rng.random(n) * 2 if weighted else None
+    acc = feed(RegressionMoments, (y, p), rng, sample_weight=w)
+    for name, one_shot, method in _cases(y, p, w):
+        expected, warned = outcome(one_shot)
+        got, got_warned = outcome(lambda m=method: m(acc))
+        assert close(got, expected, rtol=1e-12, atol=0), name
+        assert got_warned == warned, name
+    if k == 1 and not weighted:
+        assert acc.max_error() == sk.max_error(y, p)  # a max: exact
+
+
+@given(seed=SEEDS)
+def test_round_trips_change_nothing(seed):
+    rng = np.random.default_rng(seed)
+    y, p = _data(rng, 50, 2, "plain")
+    acc = feed(RegressionMoments, (y, p), rng, sample_weight=rng.random(50))
+    for back in (json_roundtrip(acc), pickle_roundtrip(acc)):
+        for name, _, method in _cases(y, p, None):
+            assert same(method(back), method(acc)), name
+
+
+def test_constant_column_across_chunks_is_exact():
+    # y = 7 in every chunk: the centred moment must stay exactly 0 (R² = 1 if predicted, else 0)
+    acc = RegressionMoments().update([7.0] * 3, [7.0] * 3).update([7.0] * 5, [7.0] * 5)
+    assert acc.r2() == 1.0
+    acc.update([7.0], [8.0])
+    assert acc.r2() == 0.0
+
+
+def test_worked_example():
+    # y = 1, 2, 3, 4 (mean 2.5, Σ(y − ȳ)² = 5), one error of 1: R² = 1 − 1/5 = 0.8,
+    # MAE = 1/4, MSE = 1/4, RMSE = 1/2; residuals 0, 0, 0, −1 have Σ(e − ē)² = 3/4,
+    # so explained variance = 1 − 0.75/5 = 0.85.
+    acc = (
+        RegressionMoments().update([1, 2], [1, 2]).merge(RegressionMoments().update([3, 4], [3, 5]))
+    )
+    assert (acc.r2(), acc.mae(), acc.mse(), acc.rmse()) == (0.8, 0.25, 0.25, 0.5)
+    assert acc.explained_variance() == pytest.approx(0.85, abs=1e-15)
+    assert acc.max_error() == 1.0
+
+
+def test_one_row_r2_warns():
+    acc = RegressionMoments().update([1.0], [2.0])
+    with pytest.warns(sk.UndefinedMetricWarning):
+        assert np.isnan(acc.r2())
+
+
+def test_n_outputs():
+    assert RegressionMoments().update([[1, 2]], [[1, 2]]).n_outputs == 2
+
+
+def test_empty_raises():
+    with pytest.raises(EmptyInputError, match="no rows"):
+        RegressionMoments().mae()
+
+
+def test_length_mismatch_raises():
+    with pytest.raises(LengthMismatchError, match="y_pred"):
+        RegressionMoments().update([1, 2], [1])
+
+
+def test_nan_raises():
+    with pytest.raises(NonFiniteError, match="y_true"):
+        RegressionMoments().update([1, np.nan], [1, 2])
+
+
+def test_outputs_differ_between_chunks_raises():
+    acc = RegressionMoments().update([[1, 2]], [[1, 2]])
+    with pytest.raises(ShapeError, match="outputs"):
+        acc.update([1], [1])
+
+
+def test_bad_multioutput_raises():
+    with pytest.raises(ParameterError, match="multioutput"):
+        RegressionMoments().update([1, 2], [1, 2]).mae(multioutput="variance_weighted")
+
+
+def test_bad_nan_policy_raises():
+    with pytest.raises(ParameterError, match="nan_policy"):
+        RegressionMoments(nan_policy="skip")
