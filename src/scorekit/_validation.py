@@ -233,7 +233,9 @@ def finite_rows(nan_policy: str, **named: AnyArray | None) -> BoolArray | None:
             continue
         # One summation answers the common case without a boolean temporary:
         # a finite sum means every value is finite (NaN and inf propagate).
-        if np.isfinite(np.sum(arr)):
+        with np.errstate(invalid="ignore", over="ignore"):  # inf - inf is the case we look for
+            total = np.sum(arr)
+        if np.isfinite(total):
             continue
         ok: BoolArray = np.isfinite(arr)
         if ok.ndim > 1:
