@@ -6,5 +6,19 @@ from ._compare import *  # noqa: F403
 from ._compare import __all__ as _compare_all
 from ._correlation import *  # noqa: F403
 from ._correlation import __all__ as _correlation_all
+from ._data import Qrels, Run
+from ._evaluate import evaluate
+from ._measures import known_measures
+from ._parse import parse_measure
+from ._result import RankingResult
 
-__all__ = [*_compare_all, *_correlation_all]
+__all__ = [
+    *_compare_all,
+    *_correlation_all,
+    "Qrels",
+    "RankingResult",
+    "Run",
+    "evaluate",
+    "known_measures",
+    "parse_measure",
+]

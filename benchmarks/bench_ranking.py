@@ -1,0 +1,165 @@
+"""Ranking engine: scorekit.evaluate vs ranx (prepared inputs) and pytrec_eval (from TREC files).
+
+Data: ``--queries`` queries (default 10,000) x ``--docs`` retrieved documents
+(default 1,000) drawn from a collection of 1,000,003 ids, scores with 4
+decimals (so some ties), and 20 judgments a query (15 retrieved, 5 not,
+grades 0-2). Measures: nDCG@10, AP, RR, P@10, R@100.
+
+(a) prepared inputs: ``evaluate(qrels, run, ...)`` on Qrels/Run built from
+    arrays, vs ``ranx.evaluate`` on ranx Qrels/Run built from the same data
+    (after a warm-up call that compiles ranx's numba code).
+(b) from TREC files to numbers: ``Run.from_trec`` + ``Qrels.from_trec`` +
+    ``evaluate`` vs pytrec_eval's own readers (``parse_run``/``parse_qrel``)
+    + ``RelevanceEvaluator``; both parse the same files in a temp dir.
+    (b') the same with the run file's lines shuffled (no rank order to exploit).
+
+The |diff| column compares the nDCG@10 means. Develop with ``--queries 1000``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(__file__))
+from _harness import compare, parser, peak_rss_mib
+from scorekit.ranking import Qrels, Run, evaluate
+
+MEASURES = ["nDCG@10", "AP", "RR", "P@10", "R@100"]
+RANX = ["ndcg@10", "map", "mrr", "precision@10", "recall@100"]
+PYTREC = {"ndcg_cut.10", "map", "recip_rank", "P.10", "recall.100"}
+COLLECTION = 1_000_003
+
+
+def generate(n_q: int, n_d: int, seed: int) -> dict[str, Any]:
+    rng = np.random.default_rng(seed)
+    base = rng.integers(0, COLLECTION, n_q)
+    step = rng.integers(1, COLLECTION - 1, n_q)
+    j = np.arange(n_d)
+    docs = (base[:, None] + j[None, :] * step[:, None]) % COLLECTION  # distinct per query
+    scores = np.round(rng.random((n_q, n_d)) * 20, 4)
+    judged = np.concatenate(
+        [
+            docs[:, :15],
+            (base[:, None] + (n_d + np.arange(5))[None, :] * step[:, None]) % COLLECTION,
+        ],
+        axis=1,
+    )
+    take = np.argsort(rng.random((n_q, n_d)), axis=1)[:, :15]  # 15 retrieved docs at random ranks
+    judged[:, :15] = np.take_along_axis(docs, take, 1)
+    grades = rng.integers(0, 3, judged.shape)
+    qid = np.repeat(np.arange(n_q), n_d)
+    return {
+        "run": (qid, docs.ravel(), scores.ravel()),
+        "qrels": (np.repeat(np.arange(n_q), judged.shape[1]), judged.ravel(), grades.ravel()),
+    }
+
+
+def _ids(prefix: str, values: np.ndarray) -> np.ndarray:
+    return np.char.add(prefix, values.astype("U"))
+
+
+def write_files(data: dict[str, Any], folder: str, shuffle: bool, seed: int) -> tuple[str, str]:
+    q, d, s = data["run"]
+    order = np.argsort(-s, kind="stable")
+    order = order[np.argsort(q[order], kind="stable")]  # by query, then rank
+    if shuffle:
+        order = np.random.default_rng(seed).permutation(q.size)
+    rank = np.empty(q.size, np.int64)
+    rank[np.lexsort((-s, q))] = np.tile(np.arange(1, (q == 0).sum() + 1), q.max() + 1)
+    run_path = os.path.join(folder, "shuffled.run" if shuffle else "run.txt")
+    lines = (
+        f"{a} Q0 d{b} {c} {e:.4f} bench\n"
+        for a, b, c, e in zip(
+            q[order].tolist(),
+            d[order].tolist(),
+            rank[order].tolist(),
+            s[order].tolist(),
+            strict=True,
+        )
+    )
+    with open(run_path, "w") as f:
+        f.writelines(lines)
+    qq, qd, qg = data["qrels"]
+    qrels_path = os.path.join(folder, "qrels.txt")
+    with open(qrels_path, "w") as f:
+        f.writelines(
+            f"{a} 0 d{b} {c}\n"
+            for a, b, c in zip(qq.tolist(), qd.tolist(), qg.tolist(), strict=True)
+        )
+    return run_path, qrels_path
+
+
+def nested(q: np.ndarray, d: np.ndarray, v: np.ndarray, cast: Any) -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
+    for a, b, c in zip(q.tolist(), d.tolist(), v.tolist(), strict=True):
+        out.setdefault(str(a), {})[f"d{b}"] = cast(c)
+    return out
+
+
+def main() -> None:
+    p = parser("scorekit.evaluate vs ranx and pytrec_eval", rows=10_000_000)
+    p.add_argument("--queries", type=int, default=10_000)
+    p.add_argument("--docs", type=int, default=1_000)
+    p.add_argument("--parts", default="ab", help="which comparisons: a (ranx), b (TREC files)")
+    args = p.parse_args()
+    n_q, n_d = args.queries, args.docs
+    print(f"ranking: {n_q:,} queries x {n_d:,} documents = {n_q * n_d:,} run rows")
+    data = generate(n_q, n_d, args.seed)
+    q, d, s = data["run"]
+    qq, qd, qg = data["qrels"]
+    run = Run.from_arrays(q, _ids("d", d), s)
+    qrels = Qrels.from_arrays(qq, _ids("d", qd), qg)
+
+    def ours() -> float:
+        return evaluate(qrels, run, MEASURES).mean()["nDCG@10"]
+
+    ranx_fn = None
+    try:
+        if "a" not in args.parts:
+            raise ImportError
+        import ranx
+
+        r_qrels = ranx.Qrels(nested(qq, qd, qg, int))
+        r_run = ranx.Run(nested(q, d, s, float))
+        small_q = ranx.Qrels({"q": {"a": 1}})
+        ranx.evaluate(small_q, ranx.Run({"q": {"a": 1.0, "b": 0.5}}), RANX)  # JIT warm-up
+
+        def ranx_fn() -> float:
+            return float(ranx.evaluate(r_qrels, r_run, RANX)["ndcg@10"])
+    except ImportError:
+        if "a" in args.parts:
+            print("ranx not installed: (a) runs scorekit only")
+    if "a" in args.parts:
+        compare("(a) prepared inputs", ours, ranx_fn, "ranx", repeat=args.repeat)
+
+    if "b" in args.parts:
+        import pytrec_eval
+
+        with tempfile.TemporaryDirectory() as folder:
+            for shuffle in (False, True):
+                run_path, qrels_path = write_files(data, folder, shuffle, args.seed)
+
+                def ours_files(run_path: str = run_path, qrels_path: str = qrels_path) -> float:
+                    res = evaluate(Qrels.from_trec(qrels_path), Run.from_trec(run_path), MEASURES)
+                    return res.mean()["nDCG@10"]
+
+                def pytrec(run_path: str = run_path, qrels_path: str = qrels_path) -> float:
+                    with open(qrels_path) as f:
+                        pq = pytrec_eval.parse_qrel(f)
+                    with open(run_path) as f:
+                        pr = pytrec_eval.parse_run(f)
+                    per_q = pytrec_eval.RelevanceEvaluator(pq, PYTREC).evaluate(pr)
+                    return float(np.mean([v["ndcg_cut_10"] for v in per_q.values()]))
+
+                label = "(b') TREC files, shuffled" if shuffle else "(b) TREC files to numbers"
+                compare(label, ours_files, pytrec, "pytrec_eval", repeat=args.repeat, ref_repeat=1)
+    print(f"peak RSS {peak_rss_mib():.0f} MiB (machine shared: times are indicative)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,147 @@
+"""Query and document ids as fixed-width byte strings, their integer words and hashes.
+
+Ids are kept as NumPy ``S`` arrays holding the UTF-8 bytes of each id, zero
+padded to a multiple of 8 bytes, so each id is a short row of 64-bit words
+(one word for ids of up to 8 bytes): :func:`words` views them in native byte
+order for hashing and equality; :func:`order_words` reads them big-endian, and
+their lexicographic order is then exactly the byte order of the strings, C's
+``strcmp`` order that trec_eval uses to break score ties. A 64-bit mix of the
+words (:func:`hash_ids`) keys the run-qrels join; every match through a hash is
+verified on the words, so a hash collision can never change a result.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .._errors import LabelError, ShapeError
+from .._typing import AnyArray, ArrayLike, IntArray
+from .._validation import as_array
+
+__all__: list[str] = []
+
+U64 = npt.NDArray[np.uint64]
+
+_MIX1 = np.uint64(0x9E3779B97F4A7C15)
+_MIX2 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX3 = np.uint64(0x94D049BB133111EB)
+
+
+def padded(ids: AnyArray) -> AnyArray:
+    """Return an ``S`` array whose item size is a multiple of 8 (copies only when needed).
+
+    >>> padded(np.array([b"ab"])).dtype
+    dtype('S8')
+    """
+    size = max(8, -(-ids.dtype.itemsize // 8) * 8)
+    if ids.dtype.itemsize == size and ids.flags.c_contiguous:
+        return ids
+    return np.ascontiguousarray(ids, dtype=f"S{size}")
+
+
+def id_bytes(values: ArrayLike, name: str) -> AnyArray:
+    """Convert ids (strings, bytes or integers) to a padded UTF-8 ``S`` array.
+
+    Integers become their decimal text, as they would read in a TREC file.
+
+    >>> id_bytes(["q1", 7], "query").tolist()
+    [b'q1', b'7']
+    """
+    arr = as_array(values, name)
+    if arr.ndim != 1:
+        raise ShapeError(f"{name} must be 1-D, got shape {arr.shape}")
+    if arr.size == 0:
+        return np.zeros(0, "S8")
+    kind = arr.dtype.kind
+    if kind == "O":
+        arr = _from_objects(arr, name)
+        kind = arr.dtype.kind
+    if kind in "iub":
+        arr = arr.astype(np.int64).astype("S")
+    elif kind == "U":
+        try:
+            arr = arr.astype("S")
+        except UnicodeEncodeError:
+            arr = np.char.encode(arr, "utf-8")
+    elif kind == "f":
+        raise LabelError(f"{name} must hold strings or integers, got floating-point ids")
+    elif kind != "S":
+        raise LabelError(f"{name} must hold strings or integers, got dtype {arr.dtype}")
+    return padded(arr)
+
+
+def _from_objects(arr: AnyArray, name: str) -> AnyArray:
+    items = arr.tolist()
+    if all(isinstance(v, bytes) for v in items):
+        return np.asarray(items, dtype="S") if items else np.zeros(0, "S8")
+    if all(isinstance(v, (str, int, np.integer)) and not isinstance(v, bool) for v in items):
+        return np.asarray([str(v) for v in items], dtype="U") if items else np.zeros(0, "U1")
+    kinds = sorted({type(v).__name__ for v in items})
+    raise LabelError(f"{name} must hold strings or integers, found {', '.join(kinds)}")
+
+
+def words(ids: AnyArray) -> U64:
+    """The ids as rows of native ``uint64`` words (a view, no copy): for hashing and equality.
+
+    >>> words(padded(np.array([b"b", b"a"])))[:, 0] > 0
+    array([ True,  True])
+    """
+    k = ids.dtype.itemsize // 8
+    out: U64 = np.asarray(ids.view(np.uint64)).reshape(ids.shape[0], k)
+    return out
+
+
+def order_words(ids: AnyArray) -> U64:
+    """The ids as rows of big-endian words, whose lexicographic order is the ids' byte order."""
+    k = ids.dtype.itemsize // 8
+    out: U64 = ids.view(">u8").reshape(ids.shape[0], k).astype(np.uint64)
+    return out
+
+
+def hash_ids(ids: AnyArray, salt: IntArray | None = None) -> U64:
+    """A 64-bit multiplicative mix of each id's words and an optional salt (the query code).
+
+    Its high bits key the run's document index; equal hashes are always
+    verified on the words, so the mix only needs to spread values, not resist
+    collisions.
+    """
+    w = words(ids)
+    h: U64 = np.multiply(w[:, 0], _MIX1)
+    for j in range(1, w.shape[1]):
+        np.bitwise_xor(h, w[:, j], out=h)
+        np.multiply(h, _MIX3, out=h)
+    scratch = np.empty_like(h)
+    if salt is not None:
+        np.multiply(salt.view(np.uint64), _MIX3, out=scratch)
+        np.bitwise_xor(h, scratch, out=h)
+    np.multiply(h, _MIX2, out=h)
+    np.right_shift(h, np.uint64(32), out=scratch)
+    np.bitwise_xor(h, scratch, out=h)
+    return h
+
+
+def same_width(a: AnyArray, b: AnyArray) -> tuple[AnyArray, AnyArray]:
+    """Pad two padded ``S`` arrays to the same item size."""
+    size = max(a.dtype.itemsize, b.dtype.itemsize)
+    return padded(a.astype(f"S{size}", copy=False)), padded(b.astype(f"S{size}", copy=False))
+
+
+def decode(ids: AnyArray) -> list[str]:
+    r"""The ids as Python strings (UTF-8).
+
+    >>> decode(np.array([b"q1", b"caf\xc3\xa9"]))
+    ['q1', 'café']
+    """
+    return [v.decode("utf-8", errors="replace") for v in ids.tolist()]
+
+
+def desc_order_key(ids: AnyArray) -> list[Any]:
+    """Columns for :func:`numpy.lexsort` that order ids by descending byte order.
+
+    Lexsort's last key is primary, so the words come last-to-first.
+    """
+    w = order_words(ids)
+    return [~w[:, j] for j in range(w.shape[1] - 1, -1, -1)]

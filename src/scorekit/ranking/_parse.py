@@ -1,0 +1,268 @@
+"""Measure names: trec_eval's syntax, its printed names, and ir_measures-style aliases.
+
+Accepted forms (family names and aliases are case-insensitive):
+
+- a trec_eval family or nickname: ``map``, ``P`` (its default cutoffs),
+  ``all_trec``, ``official``, ``set``;
+- trec_eval parameters after a dot: ``P.5,7,3``, ``ndcg.1=3,2=9``,
+  ``iprec_at_recall..10,.20``, ``Rprec_mult.5.0,0.2``, ``utility.2,-1,0,0``;
+- a printed trec_eval name: ``P_10``, ``ndcg_cut_10``, ``iprec_at_recall_0.50``;
+- ``NAME["(" key=value, ... ")"]["@" value]``: ``nDCG@10``, ``AP``, ``AP@10``,
+  ``P@10``, ``R@100``, ``RR``, ``RR@10``, ``Bpref``, ``iprec@0.5``, ``success@5``,
+  ``hit_rate@10``, ``RBP(p=0.8)``, ``nDCG(cutoff=10)``, and ``family@k`` for
+  any cutoff family (``map_cut@10``).
+
+The grammar is read by hand (regular expressions for tokens, no ``eval``)
+and each string is parsed once (:func:`functools.lru_cache`) into frozen
+:class:`~._measures.Measure` objects, with ``parse(str(m)) == (m,)``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable
+from functools import lru_cache
+from typing import Any
+
+from .._errors import ParameterError, UnknownMeasureError
+from ._measures import BY_NAME, MEASURES, NICKNAMES, Measure, MeasureDef, known_measures
+
+__all__ = ["parse_measure"]
+
+_LOWER = {d.name.lower(): d for d in MEASURES}
+_ALIAS_AT = {d.alias.lower(): d for d in MEASURES if d.alias and d.alias_at}
+_ALIAS_BARE = {d.alias.lower(): d for d in MEASURES if d.alias and not d.alias_at}
+_ALIAS_AT.update({"iprec": BY_NAME["iprec_at_recall"], "r": BY_NAME["recall"]})
+_ALIAS_RE = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)\s*(?:\((.*)\))?\s*(?:@\s*([^@]+))?$")
+_INT_RE = re.compile(r"^\s*[+-]?\d+")
+_BY_LENGTH = sorted((d for d in MEASURES if d.params != "none"), key=lambda d: -len(d.name))
+
+
+def _error(text: str, why: str = "") -> UnknownMeasureError:
+    known = known_measures()
+    close = difflib.get_close_matches(text, known, n=3, cutoff=0.5)
+    lowered = {k.lower(): k for k in known}
+    close += [
+        lowered[n] for n in difflib.get_close_matches(text.lower(), list(lowered), n=3, cutoff=0.5)
+    ]
+    hint = f"; did you mean {', '.join(dict.fromkeys(close))}?" if close else "."
+    why = f" ({why})" if why else ""
+    return UnknownMeasureError(
+        f"unknown measure {text!r}{why}{hint} Known measures: {', '.join(known)}"
+    )
+
+
+def _tokens(text: str, name: str) -> list[str]:
+    tokens = [t.strip() for t in text.split(",")]
+    if not text.strip() or any(not t for t in tokens):
+        raise ParameterError(f"measure {name!r}: empty parameter in {text!r}")
+    return tokens
+
+
+def _number(tok: str, name: str) -> float:
+    try:
+        value = float(tok)
+    except ValueError:
+        raise ParameterError(f"measure {name!r}: parameter {tok!r} is not a number") from None
+    if value != value or value in (float("inf"), float("-inf")):
+        raise ParameterError(f"measure {name!r}: parameter {tok!r} is not a finite number")
+    return value
+
+
+def _cut_ints(text: str, name: str) -> list[int]:
+    values = []
+    for tok in _tokens(text, name):
+        m = _INT_RE.match(tok)
+        if m is None or (m.end() < len(tok) and not re.fullmatch(r"\.\d*", tok[m.end() :])):
+            raise ParameterError(f"measure {name!r}: cutoff {tok!r} is not an integer")
+        values.append(int(m.group()))
+    values.sort()
+    if values[0] <= 0:
+        raise ParameterError(f"measure {name!r}: cutoffs must be positive, got {values[0]}")
+    if len(set(values)) != len(values):
+        raise ParameterError(f"measure {name!r}: duplicate cutoffs in {text!r}")
+    return values
+
+
+def _cut_floats(text: str, name: str) -> list[float]:
+    values = sorted(_number(t, name) for t in _tokens(text, name))
+    if len(set(values)) != len(values):
+        raise ParameterError(f"measure {name!r}: duplicate cutoffs in {text!r}")
+    return values
+
+
+_FLOAT_COUNTS = {"utility": (4, 4), "set_F": (1, 1), "relstring": (1, 1), "11pt_avg": (1, 10**6)}
+
+
+def _floats(text: str, d: MeasureDef) -> tuple[float, ...]:
+    values = tuple(_number(t, d.name) for t in _tokens(text, d.name))
+    lo, hi = _FLOAT_COUNTS[d.name]
+    if not lo <= len(values) <= hi:
+        want = str(lo) if lo == hi else f"at least {lo}"
+        raise ParameterError(f"measure {d.name!r} takes {want} parameter(s), got {len(values)}")
+    return values
+
+
+def _pairs(text: str, d: MeasureDef) -> tuple[tuple[str, float], ...]:
+    out = []
+    for tok in _tokens(text, d.name):
+        key, eq, value = tok.partition("=")
+        key = key.strip()
+        if not eq or not key:
+            raise ParameterError(
+                f"measure {d.name!r}: parameters are 'grade=gain' pairs, got {tok!r}"
+            )
+        allowed_p = d.name in ("rbp", "rbp_resid") and key == "p"
+        if not allowed_p and not re.fullmatch(r"[+-]?\d+", key):
+            real = "'p' or integer grades" if d.name in ("rbp", "rbp_resid") else "integer grades"
+            raise ParameterError(f"measure {d.name!r}: unknown parameter {key!r} (expected {real})")
+        out.append((key, _number(value, d.name)))
+    return tuple(out)
+
+
+def _with_params(d: MeasureDef, text: str) -> tuple[Measure, ...]:
+    """Measures of family ``d`` with trec_eval parameter text (after the dot)."""
+    text = text.strip()
+    if d.params == "none":
+        raise ParameterError(f"measure {d.name!r} takes no parameters, got {text!r}")
+    if d.params == "cut_int":
+        return tuple(Measure(d.name, (c,)) for c in _cut_ints(text, d.name))
+    if d.params == "cut_float":
+        return tuple(Measure(d.name, (c,)) for c in _cut_floats(text, d.name))
+    if d.params == "floats":
+        return (Measure(d.name, _floats(text, d), text),)
+    return (Measure(d.name, _pairs(text, d), text),)
+
+
+def _defaults(d: MeasureDef) -> tuple[Measure, ...]:
+    if d.params in ("cut_int", "cut_float"):
+        if not d.defaults:
+            raise ParameterError(f"measure {d.name!r} needs a cutoff, e.g. {d.fmt.format(10)!r}")
+        return tuple(Measure(d.name, (c,)) for c in d.defaults)
+    return (Measure(d.name),)
+
+
+def _alias(text: str) -> tuple[Measure, ...] | None:
+    m = _ALIAS_RE.match(text)
+    if m is None:
+        return None
+    name, args, at = m.group(1).lower(), m.group(2), m.group(3)
+    family_at = _ALIAS_AT.get(name)
+    if family_at is None and name in _LOWER and _LOWER[name].params in ("cut_int", "cut_float"):
+        family_at = _LOWER[name]
+    bare = _ALIAS_BARE.get(name) or (_LOWER.get(name) if name in _LOWER else None)
+    if family_at is None and bare is None:
+        return None
+    extra: list[str] = []
+    if args is not None and args.strip():
+        for tok in args.split(","):
+            key, eq, value = tok.partition("=")
+            key, value = key.strip(), value.strip()
+            if key.lower() in ("cutoff", "k", "recall") and eq and family_at is not None:
+                if at is not None:
+                    raise ParameterError(f"measure {text!r} gives the cutoff twice")
+                at = value
+            elif bare is not None and bare.params == "pairs" and eq:
+                extra.append(f"{key}={value}")
+            else:
+                real = ["cutoff"] if family_at is not None else []
+                if bare is not None and bare.params == "pairs":
+                    real.append("p" if bare.name.startswith("rbp") else "<grade>")
+                raise ParameterError(
+                    f"measure {text!r}: unknown parameter {key!r}; known: {', '.join(real) or 'none'}"
+                )
+    if at is not None:
+        if family_at is None or extra:
+            raise ParameterError(f"measure {text!r} takes no '@' cutoff")
+        return _with_params(family_at, at)
+    if bare is None:
+        assert family_at is not None
+        hint = (
+            family_at.fmt.format(10) if family_at.fmt else f"{family_at.alias or family_at.name}@10"
+        )
+        raise ParameterError(f"measure {text!r} needs a cutoff, e.g. {hint!r}")
+    if extra:
+        return _with_params(bare, ",".join(extra))
+    return _defaults(bare)
+
+
+@lru_cache(maxsize=4096)
+def _parse(text: str) -> tuple[tuple[Measure, ...], bool]:
+    """Measures of one request, and whether it is written in trec_eval's syntax."""
+    s = text.strip()
+    if not s:
+        raise _error(text, "empty name")
+    low = s.lower()
+    if low in NICKNAMES:
+        return tuple(m for d in MEASURES if low in d.sets for m in _defaults(d)), True
+    if low in _LOWER and _LOWER[low].trec:
+        return _defaults(_LOWER[low]), s == _LOWER[low].name
+    head, dot, rest = s.partition(".")
+    d = _LOWER.get(head.lower()) if dot and "@" not in s and "(" not in s else None
+    if d is not None and d.trec:
+        return _with_params(d, rest), True
+    for d in _BY_LENGTH:
+        if d.trec and low.startswith(d.name.lower() + "_") and "@" not in s:
+            try:
+                found = _with_params(d, s[len(d.name) + 1 :])
+            except ParameterError:
+                continue
+            if len(found) == 1:
+                return found, True
+    alias = _alias(s)
+    if alias is None:
+        raise _error(s)
+    return alias, False
+
+
+def parse_measure(text: str) -> tuple[Measure, ...]:
+    """The measures one name stands for (several for a nickname or a multi-cutoff family).
+
+    >>> [m.name for m in parse_measure("P.5,7,3")]
+    ['P_3', 'P_5', 'P_7']
+    >>> parse_measure("nDCG@10") == parse_measure("ndcg_cut_10")
+    True
+    """
+    if not isinstance(text, str):
+        raise UnknownMeasureError(f"measure names must be strings, got {type(text).__name__}")
+    return _parse(text)[0]
+
+
+def parse_requests(requests: str | Iterable[str]) -> list[tuple[str, Measure]]:
+    """(result key, measure) pairs for a list of names, in request order, without repeats.
+
+    Names in trec_eval's syntax, and any name that stands for several measures,
+    are keyed by trec_eval's printed names (``P.5,10`` gives ``P_5`` and
+    ``P_10``); other names keep the spelling used (``nDCG@10``, ``AP``, ``MAP``). As in
+    trec_eval, a family given with parameters replaces its default instances in
+    a nickname (``["all_trec", "relstring.20"]`` gives ``relstring_20`` only).
+    """
+    if isinstance(requests, str):
+        requests = [requests]
+    items = list(requests)
+    if not items:
+        raise ParameterError("measures is empty; name at least one measure")
+    parsed: list[tuple[str, tuple[Measure, ...], bool, bool]] = []
+    explicit: set[str] = set()
+    for req in items:
+        if not isinstance(req, str):
+            raise UnknownMeasureError(f"measure names must be strings, got {type(req).__name__}")
+        measures, trec = _parse(req)
+        nickname = req.strip().lower() in NICKNAMES
+        if trec and not nickname:
+            explicit.update(m.family for m in measures)
+        parsed.append((req.strip(), measures, trec, nickname))
+    out: dict[str, Measure] = {}
+    for key, measures, trec, nickname in parsed:
+        for m in measures:
+            if nickname and m.family in explicit:
+                continue
+            out.setdefault(key if not trec and len(measures) == 1 else m.name, m)
+    return list(out.items())
+
+
+def describe(measure: Any) -> str:
+    """One line about a measure's family (used by the CLI's help)."""
+    m = parse_measure(str(measure))[0]
+    return f"{m.name}: {m.definition.doc}"

@@ -1,0 +1,157 @@
+"""``RankingResult``: per-query values and summaries of :func:`~scorekit.evaluate`."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .._errors import UnknownMeasureError
+from .._optional import require
+from .._typing import FloatArray
+from ._measures import ORDER, Measure
+
+__all__ = ["RankingResult"]
+
+PerQuery = FloatArray | list[str]
+
+
+def _print_order(measures: list[Measure]) -> list[Measure]:
+    """trec_eval's output order: the measure table, cutoffs ascending within a family."""
+    first = {m: i for i, m in enumerate(measures)}
+
+    def key(m: Measure) -> tuple[Any, ...]:
+        cut = m.definition.params in ("cut_int", "cut_float")
+        return (ORDER[m.family], float(m.params[0]) if cut else 0.0, first[m])
+
+    return sorted(dict.fromkeys(measures), key=key)
+
+
+def _as_list(values: PerQuery) -> list[Any]:
+    return values if isinstance(values, list) else values.tolist()
+
+
+def _fmt(m: Measure, value: Any) -> str:
+    kind = m.definition.value
+    if kind == "int":
+        return str(int(value))
+    if kind == "str":
+        return f"'{value}'" if m.family == "relstring" else str(value)
+    return f"{value:6.4f}"
+
+
+@dataclass(frozen=True, eq=False)
+class RankingResult:
+    """Per-query values and summaries of a set of measures over a run.
+
+    ``mean()`` gives the summary trec_eval prints on its ``all`` lines (the
+    mean over the evaluated queries; totals for the ``num_*`` counts; the
+    geometric mean for ``gm_map``/``gm_bpref``; ratios of totals for
+    ``hit_rate@k`` and the ``micro_set_*`` measures). ``per_query`` gives
+    ``{measure: {query_id: value}}``; ``to_trec_eval()`` the exact text of
+    trec_eval (``-q`` when ``per_query=True``). Keys are the measure names as
+    requested (trec_eval names for trec_eval syntax, e.g. ``P_10`` for
+    ``P.10``; the alias as written, e.g. ``nDCG@10``).
+    """
+
+    query_ids: tuple[str, ...]
+    keys: tuple[str, ...]
+    measures: tuple[Measure, ...]
+    values: Mapping[Measure, PerQuery] = field(repr=False)
+    summary: Mapping[Measure, Any] = field(repr=False)
+    tag: str = "scorekit"
+    show_queries: bool = False
+
+    def __repr__(self) -> str:
+        means = ", ".join(f"{k}={v:.4f}" for k, v in list(self.mean().items())[:6])
+        return f"RankingResult(queries={len(self.query_ids)}, {means})"
+
+    def _measure(self, key: str) -> Measure:
+        try:
+            return self.measures[self.keys.index(key)]
+        except ValueError:
+            raise UnknownMeasureError(
+                f"{key!r} was not evaluated; available: {', '.join(self.keys)}"
+            ) from None
+
+    def mean(self) -> dict[str, float]:
+        """``{measure: summary value}`` as trec_eval's ``all`` lines (runid, relstring left out)."""
+        return {
+            k: float(self.summary[m])
+            for k, m in zip(self.keys, self.measures, strict=True)
+            if m.definition.summary not in ("none", "tag")
+        }
+
+    def array(self, key: str) -> FloatArray:
+        """Per-query values of one measure, aligned with :attr:`query_ids`."""
+        m = self._measure(key)
+        values = self.values[m]
+        if isinstance(values, list):
+            raise UnknownMeasureError(f"{key!r} has text values; use per_query")
+        out: FloatArray = values.copy()
+        return out
+
+    @property
+    def per_query(self) -> dict[str, dict[str, Any]]:
+        """``{measure: {query_id: value}}`` (gm_map/gm_bpref: the per-query AP/bpref)."""
+        out: dict[str, dict[str, Any]] = {}
+        for k, m in zip(self.keys, self.measures, strict=True):
+            if m.family == "runid":
+                continue
+            v = self.values[m]
+            items = v if isinstance(v, list) else v.tolist()
+            out[k] = dict(zip(self.query_ids, items, strict=True))
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"mean": mean(), "per_query": per_query, "tag": tag}``."""
+        return {"mean": self.mean(), "per_query": self.per_query, "tag": self.tag}
+
+    def to_pandas(self) -> Any:
+        """A pandas DataFrame: one row per query (index ``query``), one column per measure."""
+        pd = require("pandas", "io")
+        return pd.DataFrame(self.per_query, index=pd.Index(list(self.query_ids), name="query"))
+
+    def to_trec_eval(self, per_query: bool | None = None) -> str:
+        """trec_eval's output text: ``measure<TAB>query|all<TAB>value`` lines.
+
+        The measure name is left-justified in 22 characters, floats have 4
+        decimals, counts are integers; lines come in trec_eval's order (per
+        query first when ``per_query`` — default: the ``per_query`` option of
+        :func:`~scorekit.evaluate` — then the ``all`` lines, ``runid`` first).
+        """
+        show = self.show_queries if per_query is None else per_query
+        order = _print_order(list(self.measures))
+        lines: list[str] = []
+        if show:
+            columns = [(m, _as_list(self.values[m])) for m in order if m.definition.per_query]
+            for i, qid in enumerate(self.query_ids):
+                lines.extend(f"{m.name:<22}\t{qid}\t{_fmt(m, v[i])}" for m, v in columns)
+        for m in order:
+            kind = m.definition.summary
+            if kind == "none":
+                continue
+            value = self.tag if kind == "tag" else self.summary[m]
+            lines.append(f"{m.name:<22}\tall\t{_fmt(m, value)}")
+        return "\n".join(lines) + "\n"
+
+
+def summarize(m: Measure, values: PerQuery, n_q: int, micro: Any = None) -> Any:
+    """trec_eval's summary over queries for one measure (``micro``: callable for micro ratios)."""
+    kind = m.definition.summary
+    if kind in ("none", "tag") or isinstance(values, list):
+        return None
+    if kind == "count":
+        return float(n_q)
+    if kind == "micro":
+        return micro(m)
+    if kind == "gm":
+        logs = np.log(np.maximum(values, 0.00001)).tolist()
+        return math.exp(sum(logs) / n_q) if n_q else 0.0
+    total = sum(values.tolist())
+    if kind == "sum":
+        return float(total)
+    return total / n_q if n_q else 0.0

@@ -1,0 +1,385 @@
+"""Fast readers and writers of TREC run and qrels files.
+
+Formats (whitespace-separated fields, one judgment or retrieved document a line):
+
+- run:   ``qid Q0 docno rank score tag`` — fields after the sixth are ignored, the
+  rank column is ignored, the tag of the last line is the run's tag (trec_eval).
+- qrels: ``qid iter docno relevance`` — exactly four fields, relevance an integer.
+
+Blank lines and lines whose first field starts with ``#`` are skipped. The file
+is read once into memory and parsed with NumPy in blocks of whole lines: a
+block whose lines are all separated by single spaces (the common case) is
+split by finding the spaces; any other block goes through a general
+tokenizer that accepts any run of spaces and tabs. Ids are cut out of the
+buffer eight bytes at a time (:mod:`._ids`); scores go through NumPy's string
+to float conversion. A malformed line raises :class:`~scorekit.ParseError`
+naming the file, the line number and what was expected.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+import numpy as np
+
+from .._errors import ParseError
+from .._typing import AnyArray, FloatArray, IntArray
+from ._ids import padded
+
+__all__: list[str] = []
+
+PathLike = str | os.PathLike[str]
+T = TypeVar("T")
+
+_BLOCK = 1 << 20  # bytes parsed at a time (whole lines)
+_WORKERS = 2  # threads parsing blocks (NumPy releases the GIL in its loops)
+_PAD = 64  # zero bytes after the data, so 8-byte reads past an id stay in bounds
+_RUN_FORMAT = "'qid Q0 docno rank score tag'"
+_QRELS_FORMAT = "'qid iter docno relevance'"
+
+
+@dataclass(frozen=True, slots=True)
+class _Fields:
+    """Byte offsets of the fields of each content line of a block.
+
+    Either ``sep`` (simple blocks: the byte after each field, one row per line)
+    or ``starts``/``ends`` (general blocks) is set; ``line`` holds the 1-based
+    line numbers in the file.
+    """
+
+    base: int
+    line: IntArray
+    sep: IntArray | None = None
+    starts: IntArray | None = None
+    ends: IntArray | None = None
+
+    @property
+    def n(self) -> int:
+        return int(self.line.size)
+
+    def start(self, col: int) -> IntArray:
+        if self.sep is None:
+            assert self.starts is not None
+            return self.starts[:, col] + self.base
+        if col:
+            return self.sep[:, col - 1] + (self.base + 1)
+        out = np.empty(self.sep.shape[0], np.int64)
+        out[0] = self.base
+        out[1:] = self.sep[:-1, -1] + (self.base + 1)
+        return out
+
+    def end(self, col: int) -> IntArray:
+        if self.sep is None:
+            assert self.ends is not None
+            return self.ends[:, col] + self.base
+        return self.sep[:, col] + self.base
+
+
+def _load(path: PathLike) -> tuple[AnyArray, int]:
+    """The file's bytes in a uint8 array with zero padding after them (and a final newline)."""
+    size = os.path.getsize(path)
+    buf = np.empty(size + _PAD, np.uint8)
+    with open(path, "rb") as f:
+        got = f.readinto(memoryview(buf)[:size])
+    if got != size:  # pragma: no cover - the file changed while being read
+        raise ParseError(f"{path}: could not read the whole file")
+    buf[size:] = 0
+    if size and buf[size - 1] != 0x0A:
+        buf[size] = 0x0A
+        size += 1
+    return buf, size
+
+
+def _blocks(buf: AnyArray, size: int) -> Iterator[tuple[int, int]]:
+    """Consecutive ranges of whole lines of about ``_BLOCK`` bytes."""
+    start = 0
+    while start < size:
+        stop = min(start + _BLOCK, size)
+        look = 1 << 12
+        while stop < size:  # back to the last line end; forward if one line is longer
+            lo = max(start, stop - look)
+            hits = np.flatnonzero(buf[lo:stop] == 0x0A)
+            if hits.size:
+                stop = lo + int(hits[-1]) + 1
+                break
+            if lo == start:
+                stop, look = min(stop + _BLOCK, size), stop + _BLOCK - start
+            else:
+                look *= 8
+        yield start, stop
+        start = stop
+
+
+def _simple_block(b: AnyArray, base: int, n_fields: int) -> _Fields | None:
+    """Fields of a block whose lines are all ``n_fields`` tokens separated by single spaces.
+
+    The bytes <= 0x20 must be, line by line, ``n_fields - 1`` spaces then a
+    newline, never two in a row (no empty field, blank line or indent).
+    """
+    low = b <= 0x20
+    if low[0] or (low[1:] & low[:-1]).any():
+        return None
+    flat = np.flatnonzero(low)
+    if flat.size == 0 or flat.size % n_fields:
+        return None
+    sep = flat.reshape(-1, n_fields)
+    kind = b[sep]
+    if not ((kind[:, -1] == 0x0A).all() and (kind[:, :-1] == 0x20).all()):
+        return None
+    if b[0] == 0x23 or (b[sep[:-1, -1] + 1] == 0x23).any():  # comments: the general path
+        return None
+    return _Fields(base, np.zeros(0, np.int64), sep=sep)
+
+
+class _LineError(Exception):
+    """A malformed line, numbered within its block; the reader adds the block's offset."""
+
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(message)
+        self.line = line
+        self.message = message
+
+
+def _general_block(b: AnyArray, base: int, n_fields: int, exact: bool, fmt: str) -> _Fields:
+    """Fields of a block with any whitespace; skips blank and ``#`` lines; checks field counts."""
+    ws = (b == 0x20) | ((b >= 0x09) & (b <= 0x0D))
+    nl = np.flatnonzero(b == 0x0A)
+    body = ~ws
+    starts = np.flatnonzero(body[1:] & ws[:-1]) + 1
+    if b.size and body[0]:
+        starts = np.concatenate([[0], starts])
+    ends = np.flatnonzero(body[:-1] & ws[1:]) + 1
+    line = np.searchsorted(nl, starts)
+    count = np.bincount(line, minlength=nl.size)
+    first = np.cumsum(count) - count
+    has = count > 0
+    comment = np.zeros(nl.size, bool)
+    comment[has] = b[starts[first[has]]] == 0x23
+    keep = has & ~comment
+    bad = keep & ((count != n_fields) if exact else (count < n_fields))
+    if bad.any():
+        i = int(np.argmax(bad))
+        expect = f"exactly {n_fields}" if exact else f"at least {n_fields}"
+        raise _LineError(
+            i + 1, f"expected {expect} whitespace-separated fields {fmt}, found {int(count[i])}"
+        )
+    rows = np.flatnonzero(keep)
+    idx = first[rows][:, None] + np.arange(n_fields)
+    return _Fields(base, rows + 1, starts=starts[idx], ends=ends[idx])
+
+
+def _block_fields(
+    buf: AnyArray, start: int, stop: int, n_fields: int, exact: bool, fmt: str
+) -> tuple[_Fields, int]:
+    """The fields of one block (line numbers within the block) and its number of lines."""
+    b = buf[start:stop]
+    fields = _simple_block(b, start, n_fields)
+    if fields is None:
+        return _general_block(b, start, n_fields, exact, fmt), int(np.count_nonzero(b == 0x0A))
+    assert fields.sep is not None
+    n_lines = fields.sep.shape[0]
+    return _Fields(start, np.arange(1, n_lines + 1), sep=fields.sep), n_lines
+
+
+def _parse_blocks(
+    path: PathLike, n_fields: int, exact: bool, fmt: str, extract: Callable[[AnyArray, _Fields], T]
+) -> list[T]:
+    """``extract(buf, fields)`` of every non-empty block, in file order, on a few threads.
+
+    NumPy and pyarrow release the GIL in their loops, so blocks parse in
+    parallel; a malformed line is reported with its line number in the file.
+    """
+    buf, size = _load(path)
+    spans = list(_blocks(buf, size))
+    _arrow_modules()  # import once, before the threads
+
+    def work(span: tuple[int, int]) -> tuple[int, T | None, _LineError | None]:
+        try:
+            fields, n_lines = _block_fields(buf, span[0], span[1], n_fields, exact, fmt)
+            return n_lines, (extract(buf, fields) if fields.n else None), None
+        except _LineError as err:
+            return 0, None, err
+
+    workers = min(_WORKERS, os.cpu_count() or 1)
+    if workers > 1 and len(spans) > 8:
+        with ThreadPoolExecutor(workers) as pool:
+            results = list(pool.map(work, spans))
+    else:
+        results = [work(span) for span in spans]
+    out: list[T] = []
+    offset = 0
+    for n_lines, value, err in results:
+        if err is not None:
+            raise ParseError(f"{path}: line {offset + err.line}: {err.message}")
+        if value is not None:
+            out.append(value)
+        offset += n_lines
+    return out
+
+
+_MASKS = np.array([(1 << (8 * r)) - 1 for r in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
+
+
+def take_ids(buf: AnyArray, start: IntArray, end: IntArray) -> AnyArray:
+    """The byte strings ``buf[start:end]`` as a padded ``S`` array, 8 bytes at a time.
+
+    Each 8-byte word is one unaligned little-endian load masked to the id's
+    remaining length, so the words land in memory in the bytes' own order.
+    """
+    n = start.size
+    length = end - start
+    k = max(1, -(-int(length.max()) // 8)) if n else 1
+    if k * 8 > _PAD:
+        return padded(
+            np.array([bytes(buf[s:e]) for s, e in zip(start.tolist(), end.tolist(), strict=True)])
+        )
+    wide = np.ndarray(shape=(len(buf) - 7,), dtype="<u8", buffer=buf, strides=(1,))
+    out = np.empty((n, k), "<u8")
+    for j in range(k):
+        rem = np.clip(length - 8 * j, 0, 8) if j else np.minimum(length, 8)
+        np.bitwise_and(wide[start + 8 * j], _MASKS[rem], out=out[:, j])
+    return out.view(f"S{8 * k}").reshape(n)
+
+
+def _take_numbers(buf: AnyArray, fields: _Fields, col: int, what: str, integer: bool) -> AnyArray:
+    start, end = fields.start(col), fields.end(col)
+    values: AnyArray | None = None if integer else _arrow_floats(buf, start, end - start)
+    if values is None:
+        tokens = take_ids(buf, start, end)
+        try:
+            values = tokens.astype(np.int64 if integer else np.float64)
+        except ValueError:
+            values = _slow_numbers(tokens, fields.line, what, integer)
+    if not integer:
+        bad = ~np.isfinite(values)
+        if bad.any():
+            i = int(np.argmax(bad))
+            token = buf[int(start[i]) : int(end[i])].tobytes().decode(errors="replace")
+            raise _LineError(int(fields.line[i]), f"{what} {token!r} is not a finite number")
+    return values
+
+
+_ARROW: Any = False  # (pyarrow, pyarrow.compute) once imported, None if absent
+
+
+def _arrow_modules() -> Any:
+    global _ARROW
+    if _ARROW is False:
+        try:
+            import pyarrow as pa
+            import pyarrow.compute as pc
+
+            _ARROW = (pa, pc)
+        except ImportError:  # pragma: no cover - pyarrow is the io extra
+            _ARROW = None
+    return _ARROW
+
+
+def _arrow_floats(buf: AnyArray, start: IntArray, length: IntArray) -> FloatArray | None:
+    """Parse short decimal strings with pyarrow's cast (fast_float, correctly rounded), if present.
+
+    The strings become an Arrow ``string_view`` array whose 16-byte views hold
+    them inline (length, then up to 12 bytes), cut straight from the file's
+    buffer. Returns None when pyarrow is missing, a string is longer or a value
+    does not parse (the NumPy path then handles and reports it).
+    """
+    modules = _arrow_modules()
+    if modules is None or length.size == 0 or int(length.max()) > 12:
+        return None
+    pa, pc = modules
+    n = start.size
+    wide = np.ndarray(shape=(len(buf) - 7,), dtype="<u8", buffer=buf, strides=(1,))
+    views = np.empty((n, 2), np.uint64)  # [length | bytes 0-3], [bytes 4-11]
+    first = wide[start] & _MASKS[np.minimum(length, 4)]
+    views[:, 0] = length.astype(np.uint64) | (first << np.uint64(32))
+    views[:, 1] = wide[start + 4] & _MASKS[np.clip(length - 4, 0, 8)]
+    try:
+        array = pa.Array.from_buffers(pa.string_view(), n, [None, pa.py_buffer(views)])
+        out: FloatArray = np.asarray(pc.cast(array, pa.float64()).to_numpy(), np.float64)
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, TypeError, ValueError):
+        return None
+    return out
+
+
+def _slow_numbers(tokens: AnyArray, line: IntArray, what: str, integer: bool) -> AnyArray:
+    out = np.empty(tokens.size, np.int64 if integer else np.float64)
+    for i, tok in enumerate(tokens.tolist()):
+        try:
+            value = float(tok)
+            if integer and value != int(value):
+                raise ValueError
+        except ValueError:
+            kind = "an integer" if integer else "a number"
+            found = tok.decode(errors="replace")
+            raise _LineError(int(line[i]), f"expected {what} to be {kind}, found {found!r}") from None
+        out[i] = value
+    return out
+
+
+def _runs_of(ids: AnyArray) -> tuple[AnyArray, IntArray]:
+    """Runs of equal consecutive ids: the id of each run and its length."""
+    w = ids.view(np.uint64).reshape(ids.size, -1)
+    start = np.flatnonzero(np.concatenate([[True], (w[1:] != w[:-1]).any(axis=1)]))
+    return ids[start], np.diff(np.concatenate([start, [ids.size]]))
+
+
+def _run_columns(
+    buf: AnyArray, f: _Fields
+) -> tuple[AnyArray, IntArray, AnyArray, FloatArray, str]:
+    tag = buf[int(f.start(5)[-1]) : int(f.end(5)[-1])].tobytes().decode("utf-8", "replace")
+    queries, lengths = _runs_of(take_ids(buf, f.start(0), f.end(0)))
+    return (
+        queries,
+        lengths,
+        take_ids(buf, f.start(2), f.end(2)),
+        _take_numbers(buf, f, 4, "the score", integer=False),
+        tag,
+    )
+
+
+def _qrels_columns(buf: AnyArray, f: _Fields) -> tuple[AnyArray, AnyArray, IntArray]:
+    return (
+        take_ids(buf, f.start(0), f.end(0)),
+        take_ids(buf, f.start(2), f.end(2)),
+        _take_numbers(buf, f, 3, "the relevance", integer=True),
+    )
+
+
+def read_run(path: PathLike) -> tuple[AnyArray, IntArray, AnyArray, FloatArray, str]:
+    """A TREC run file's query ids (per run of equal lines, with the run lengths), document
+    ids, scores and tag (of the last line)."""
+    parts = _parse_blocks(path, 6, False, _RUN_FORMAT, _run_columns)
+    if not parts:
+        raise ParseError(f"{path}: no run lines {_RUN_FORMAT} found")
+    q, q_len, d, s, tags = zip(*parts, strict=True)
+    return _concat(list(q)), np.concatenate(q_len), _concat(list(d)), np.concatenate(s), tags[-1]
+
+
+def read_qrels(path: PathLike) -> tuple[AnyArray, AnyArray, IntArray]:
+    """Query ids, document ids and integer relevance of a TREC qrels file."""
+    parts = _parse_blocks(path, 4, True, _QRELS_FORMAT, _qrels_columns)
+    if not parts:
+        raise ParseError(f"{path}: no qrels lines {_QRELS_FORMAT} found")
+    q, d, r = zip(*parts, strict=True)
+    return _concat(list(q)), _concat(list(d)), np.concatenate(r)
+
+
+def _concat(parts: list[AnyArray]) -> AnyArray:
+    size = max(p.dtype.itemsize for p in parts)
+    return np.concatenate([p.astype(f"S{size}", copy=False) for p in parts])
+
+
+def _lines(columns: list[list[str]]) -> Iterator[str]:
+    for row in zip(*columns, strict=True):
+        yield " ".join(row) + "\n"
+
+
+def write_lines(path: PathLike, columns: list[list[str]]) -> None:
+    """Write space-separated columns, one line per row, in chunks."""
+    with Path(path).open("w", encoding="utf-8", newline="\n") as f:
+        f.writelines(_lines(columns))
