@@ -26,6 +26,7 @@ from ._errors import (
     OmittedRowsWarning,
     ParameterError,
     ProbabilityRangeError,
+    ScorekitError,
     ShapeError,
     UndefinedMetricWarning,
 )
@@ -37,6 +38,9 @@ __all__ = [
     "check_option",
     "check_probabilities",
     "check_same_length",
+    "check_weight_total",
+    "check_weights",
+    "checked_rows",
     "finite_rows",
     "labels_1d",
     "nonempty",
@@ -46,6 +50,7 @@ __all__ = [
     "type_of_target",
     "undefined",
     "weights_1d",
+    "zero_weight_error",
 ]
 
 _NA_TYPES = frozenset({"NoneType", "NAType", "NaTType"})
@@ -108,7 +113,9 @@ def _one_d(arr: AnyArray, name: str, what: str) -> AnyArray:
     if arr.ndim == 2 and arr.shape[1] == 1:
         return arr[:, 0]
     if arr.ndim != 1:
-        hint = " (2-D scores passed where labels are expected?)" if arr.ndim == 2 else ""
+        hint = ""
+        if arr.ndim == 2 and what == "labels":
+            hint = " (2-D scores passed where labels are expected?)"
         raise ShapeError(f"{name} must be 1-D {what}, got shape {arr.shape}{hint}")
     return arr
 
@@ -173,12 +180,23 @@ def weights_1d(
     w = _numeric(_one_d(as_array(sample_weight, name), name, "weights"), name)
     if w.shape[0] != n:
         raise LengthMismatchError(f"{name} has {w.shape[0]} entries but the data has {n}")
+    return check_weights(w, name)
+
+
+def check_weights(
+    w: FloatArray, name: str, negative: type[ScorekitError] = NegativeWeightError
+) -> FloatArray:
+    """Raise unless every weight is finite and not negative (``negative``: the error then).
+
+    >>> check_weights(np.array([0.0, 2.0]), "weights")
+    array([0., 2.])
+    """
     if not np.isfinite(w).all():
         raise NonFiniteError(
             f"{name} contains {int((~np.isfinite(w)).sum())} NaN or infinite values"
         )
     if (w < 0).any():
-        raise NegativeWeightError(f"{name} contains {int((w < 0).sum())} negative values")
+        raise negative(f"{name} contains {int((w < 0).sum())} negative values")
     return w
 
 
@@ -265,6 +283,46 @@ def take(keep: BoolArray | None, *arrays: AnyArray | None) -> tuple[Any, ...]:
     if keep is None:
         return arrays
     return tuple(None if a is None else a[keep] for a in arrays)
+
+
+def checked_rows(
+    nan_policy: str,
+    sample_weight: ArrayLike | None,
+    finite: tuple[str, ...],
+    **named: AnyArray | None,
+) -> tuple[Any, ...]:
+    """The row checks every metric shares: lengths, emptiness, weights, NaN rows.
+
+    The named row-aligned arrays (``None`` skipped) must have the same length,
+    not zero (the first name is reported); ``sample_weight`` is checked
+    against it (:func:`weights_1d`); the arrays named in ``finite`` go through
+    :func:`finite_rows`. Returns the named arrays in order, then the weights,
+    without the rows that ``nan_policy="omit"`` drops.
+
+    >>> y, s, w = checked_rows("raise", None, ("y_score",), y_true=np.array([0, 1]),
+    ...                        y_score=np.array([0.2, 0.7]))
+    >>> s.tolist(), w
+    ([0.2, 0.7], None)
+    """
+    n = check_same_length(**named)
+    nonempty(n, next(iter(named)))
+    w = weights_1d(sample_weight, n)
+    keep = finite_rows(nan_policy, **{name: named[name] for name in finite})
+    return take(keep, *named.values(), w)
+
+
+def zero_weight_error() -> EmptyInputError:
+    """The error of a weighted mean whose ``sample_weight`` sums to zero (nothing to average over)."""
+    return EmptyInputError("sample_weight sums to zero; there is no weight to average over")
+
+
+def check_weight_total(w: FloatArray | None) -> None:
+    """Raise :func:`zero_weight_error` when weights are given and all of them are zero.
+
+    >>> check_weight_total(np.array([0.0, 2.0]))
+    """
+    if w is not None and w.size and not w.any():
+        raise zero_weight_error()
 
 
 def check_probabilities(p: FloatArray, name: str) -> None:

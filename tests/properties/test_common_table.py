@@ -600,63 +600,7 @@ def public_functions() -> list[tuple[str, Callable[..., Any]]]:
 # a strict xfail with the reason below; when the bug is fixed the case XPASSes, which
 # fails the run until its entry is deleted here.
 
-_UINT64 = (
-    "classification/_curves.py _fast_classes computes np.bincount(y.astype(np.int64) - lo) "
-    "with lo a Python int >= 2**63: uint64 labels >= 2**63 within a small range raise "
-    "OverflowError('Python int too large to convert to C long') instead of being coded "
-    "(scikit-learn accepts them; widely spread uint64 labels work)"
-)
-_FLOAT32 = (
-    "the row-sum check of probability matrices (classification/_proba.py) uses float64's "
-    "tolerance (sqrt(eps) = 1.5e-8) on float32 input, so float32 probabilities whose rows "
-    "sum to 1 in float32 (numpy float32, torch.softmax output) raise ProbabilityRangeError "
-    "'y_prob has k rows that do not sum to 1'; scikit-learn takes the tolerance from the "
-    "input dtype and accepts them"
-)
-_ZERO_SUM = (
-    "an all-zero sample_weight makes {} raise a bare ZeroDivisionError ({}) instead of a "
-    "ScorekitError naming sample_weight (the regression metrics raise EmptyInputError "
-    "'sample_weight sums to zero') or nan with UndefinedMetricWarning (roc_auc, accuracy)"
-)
-_DIV0 = "'float division by zero'"
-_NP_AVG = "from np.average: 'Weights sum to zero, can't be normalized'"
-
-KNOWN_BUGS: dict[str, dict[str, str]] = {
-    "test_extreme_integer_labels_equal_small_labels": {
-        f"{id_}-uint64_dense": _UINT64
-        for id_ in (
-            "hinge_loss",
-            "hinge_loss[multiclass]",
-            "roc_auc[ovr]",
-            "roc_auc[ovo]",
-            "average_precision[multiclass]",
-            "log_loss[multiclass]",
-            "brier_score[multiclass]",
-            "top_k_accuracy",
-            "top_k_accuracy[k=1]",
-        )
-    },
-    "test_float32_values": {
-        f"{id_}-{conv}": _FLOAT32
-        for id_ in ("log_loss[multiclass]", "brier_score[multiclass]")
-        for conv in ("numpy", "torch")
-    },
-    "test_all_zero_weights_raise_or_are_undefined": {
-        "log_loss": _ZERO_SUM.format("_proba.log_loss", _DIV0),
-        "log_loss[multiclass]": _ZERO_SUM.format("_proba.log_loss", _DIV0),
-        "brier_score": _ZERO_SUM.format("_proba.brier_score", _DIV0),
-        "brier_score[multiclass]": _ZERO_SUM.format("_proba.brier_score", _DIV0),
-        "hinge_loss": _ZERO_SUM.format("_proba.hinge_loss", _DIV0),
-        "hinge_loss[multiclass]": _ZERO_SUM.format("_proba.hinge_loss", _DIV0),
-        "top_k_accuracy": _ZERO_SUM.format("_proba.top_k_accuracy", _DIV0),
-        "top_k_accuracy[k=1]": _ZERO_SUM.format("_proba.top_k_accuracy", _DIV0),
-        "coverage_error": _ZERO_SUM.format("coverage_error", _NP_AVG),
-        "label_ranking_average_precision": _ZERO_SUM.format(
-            "label_ranking_average_precision", _NP_AVG
-        ),
-        "label_ranking_loss": _ZERO_SUM.format("label_ranking_loss", _NP_AVG),
-    },
-}
+KNOWN_BUGS: dict[str, dict[str, str]] = {}
 
 _USED: dict[str, set[str]] = {}  # case ids generated per test (checked against KNOWN_BUGS)
 

@@ -23,9 +23,9 @@ from scorekit import (
     ScorekitError,
     UndefinedMetricWarning,
 )
+from scorekit._codes import encode
 from scorekit.recsys import GroupAUCTable, gauc
 from scorekit.recsys._gauc import (
-    _encode_groups,
     _gauc_from_state,
     _gauc_from_stats,
     _group_stats_from_state,
@@ -302,7 +302,7 @@ def test_fast_path_equals_kernel_and_brute_force(data, score_bits):
     y, s, g = (np.array(a) for a in data)
     y = y.astype(bool)
     s = s.astype(float)
-    codes, labels = _encode_groups(g)
+    labels, codes = encode(g, gaps=True)
     fast = _unit_group_stats(codes, labels.size, y, s, score_bits=score_bits)
     state = _grouped_curve_from_chunk(codes, y, s, None, labels)
     slow = _group_stats_from_state(state)
@@ -346,7 +346,7 @@ def test_chunked_merge_equals_one_shot(data, cuts, reverse):
 
 def test_weighted_merge_equals_one_shot():
     y, s, g, w = make_data(8, n=3000, n_groups=100, kind="int_dense")
-    codes, labels = _encode_groups(g)
+    labels, codes = encode(g, gaps=True)
     parts = np.array_split(np.arange(y.size), 5)
     states = [_grouped_curve_from_chunk(codes[i], y[i], s[i], w[i], labels) for i in parts]
     merged = states[0]

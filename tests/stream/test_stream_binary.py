@@ -113,14 +113,32 @@ def test_chunked_equals_one_shot_float_weights(seed):
 
 @given(seed=SEEDS)
 def test_log_loss_equals_one_shot(seed):
-    # Not bit-identical: the one-shot sums -log q row by row, the curve kernel per distinct score.
+    # Unit and integer weights: bit-identical (both sum the same fixed-point integers).
+    # Fractional weights, and the binned mode (per-chunk float sums): to rounding.
     rng = np.random.default_rng(seed)
     y, s = _data(rng, kind=str(rng.choice(["ties", "few", "plain", "tiny"])))
-    w = None if seed % 2 else rng.random(y.size)
-    acc = feed(BinaryCurve, (y, s), rng, sample_weight=w)
-    assert acc.log_loss() == pytest.approx(sk.log_loss(y, s, sample_weight=w), rel=1e-12)
-    binned = feed(lambda: BinaryCurve(bins=7), (y, s), rng, sample_weight=w)
-    assert binned.log_loss() == pytest.approx(sk.log_loss(y, s, sample_weight=w), rel=1e-12)
+    for w in (None, rng.integers(0, 4, y.size)):
+        acc = feed(BinaryCurve, (y, s), rng, sample_weight=w)
+        assert acc.log_loss() == sk.log_loss(y, s, sample_weight=w)
+    fractional = rng.random(y.size)
+    acc = feed(BinaryCurve, (y, s), rng, sample_weight=fractional)
+    want = sk.log_loss(y, s, sample_weight=fractional)
+    assert acc.log_loss() == pytest.approx(want, rel=1e-12)
+    for w in (None, fractional):
+        binned = feed(lambda: BinaryCurve(bins=7), (y, s), rng, sample_weight=w)
+        assert binned.log_loss() == pytest.approx(sk.log_loss(y, s, sample_weight=w), rel=1e-12)
+
+
+def test_log_loss_bit_identical_on_large_continuous_chunks():
+    # 200k distinct probabilities in 7 uneven chunks, merged in two accumulators.
+    rng = np.random.default_rng(11)
+    y = rng.random(200_000) < 0.3
+    s = np.clip(rng.normal(0.4 + 0.2 * y, 0.2), 0.0, 1.0)  # ties at 0 and 1
+    edges = [0, 1, 999, 40_000, 40_001, 120_000, 150_000, 200_000]
+    parts = [BinaryCurve(), BinaryCurve()]
+    for i, (a, b) in enumerate(itertools.pairwise(edges)):
+        parts[i % 2].update(y[a:b], s[a:b])
+    assert parts[0].merge(parts[1]).log_loss() == sk.log_loss(y, s)
 
 
 @given(seed=SEEDS)

@@ -166,3 +166,12 @@ def test_bad_beta_raises():
 def test_eps_with_sparse_raises():
     with pytest.raises(ParameterError, match="eps"):
         Contingency().update([0], [0]).contingency_matrix(eps=1.0, sparse=True)
+
+
+def test_all_true_bool_chunk_keeps_its_class_name():
+    # The chunk coder once named the classes of an all-True chunk [False], which merged
+    # True rows into the False row of the next chunk.
+    t, p = np.array([True, True, False, False]), np.array([True, False, True, True])
+    acc = Contingency().update(t[:2], p[:2]).update(t[2:], p[2:])
+    np.testing.assert_array_equal(acc.contingency_matrix(), sk.contingency_matrix(t, p))
+    assert acc.adjusted_rand_index() == sk.adjusted_rand_index(t, p)

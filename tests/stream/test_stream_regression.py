@@ -153,3 +153,25 @@ def test_bad_multioutput_raises():
 def test_bad_nan_policy_raises():
     with pytest.raises(ParameterError, match="nan_policy"):
         RegressionMoments(nan_policy="skip")
+
+
+def test_chunk_whose_weights_sum_to_zero_is_taken():
+    # The one-shot functions on all rows have weight 3: a chunk of weight 0 must not raise.
+    y, p = np.array([1.0, 2.0, 4.0, 3.0, 8.0]), np.array([1.5, 2.0, 3.0, 3.5, 7.0])
+    w = np.array([0.0, 0.0, 1.0, 2.0, 0.0])
+    acc = RegressionMoments()
+    for a, b in ((0, 2), (2, 4), (4, 5)):
+        acc.update(y[a:b], p[a:b], sample_weight=w[a:b])
+    for name in ("mae", "mse", "rmse", "r2", "explained_variance", "mape"):
+        want = getattr(sk, name)(y, p, sample_weight=w)
+        assert getattr(acc, name)() == pytest.approx(want, rel=1e-12), name
+    assert acc.max_error() == sk.max_error(y, p)
+
+
+def test_all_weight_zero_raises_at_the_metric():
+    acc = RegressionMoments().update([1, 2], [1, 3], sample_weight=[0, 0])
+    acc.update([5], [4], sample_weight=[0])
+    with pytest.raises(EmptyInputError, match="sums to zero"):
+        acc.mae()
+    with pytest.raises(EmptyInputError, match="sums to zero"):
+        sk.mae([1, 2, 5], [1, 3, 4], sample_weight=[0, 0, 0])

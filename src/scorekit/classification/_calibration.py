@@ -16,8 +16,8 @@ import numpy as np
 
 from .._errors import ParameterError
 from .._typing import ArrayLike, BoolArray, FloatArray
-from .._validation import check_option
-from ._curves import _binary_inputs, _check_probabilities
+from .._validation import check_option, check_probabilities
+from ._curves import _binary_inputs
 
 __all__ = ["calibration_curve", "expected_calibration_error"]
 
@@ -79,7 +79,7 @@ def _binned(
         raise ParameterError(f"n_bins must be an integer >= 1, got {n_bins!r}")
     check_option(strategy, "strategy", ("uniform", "quantile"))
     y, p, _ = _binary_inputs(y_true, y_prob, None, pos_label, nan_policy, "y_prob")
-    _check_probabilities(p, "y_prob")
+    check_probabilities(p, "y_prob")
     return _calibration_bins(y, p, _bin_edges(p, int(n_bins), strategy))
 
 

@@ -4,9 +4,11 @@ Every count metric starts here: :func:`targets` checks ``y_true``, ``y_pred``
 and ``sample_weight`` once, tells 1-D labels from multilabel indicator
 matrices and codes 1-D labels as integers (:class:`LabelCodes`), which
 :mod:`._counts_state` turns into counts (binary and multiclass are then told
-apart by the number of classes present). :func:`setwise_counts` and
-:func:`select_classes` apply scikit-learn's ``labels`` / ``pos_label`` /
-``average`` rules to those counts.
+apart by the number of classes present). :func:`select_counts` applies
+scikit-learn's ``labels`` / ``pos_label`` / ``average`` rules to those counts,
+whether they come from one call (:func:`setwise_counts`) or from a merged
+``stream.ConfusionMatrix``; :func:`matrix_for_labels` applies ``labels=`` to a
+confusion matrix.
 
 Label coding is the cost that matters on large inputs. Integer, bool and
 integral float labels with a compact range are coded by an offset
@@ -20,11 +22,13 @@ Only strings, other objects and integers spread too far apart go through
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from .._codes import offsets
 from .._errors import (
     EmptyInputError,
     LabelError,
@@ -34,7 +38,14 @@ from .._errors import (
 )
 from .._typing import AnyArray, ArrayLike, BoolArray, FloatArray, IntArray
 from .._validation import as_array, check_same_length, labels_1d, nonempty, weights_1d
-from ._counts_state import ClassCounts, LabelCodes, _class_counts, _multilabel_counts
+from ._counts_state import (
+    ClassCounts,
+    ConfusionState,
+    LabelCodes,
+    _class_counts,
+    _multilabel_counts,
+    _take_square,
+)
 from ._labels import encode, given_labels
 
 __all__: list[str] = []
@@ -212,7 +223,7 @@ def _encode_ints(t: AnyArray, p: AnyArray, dtype: np.dtype[Any]) -> LabelCodes |
     span = hi - lo + 1
     if span > max(_LUT_MIN_SPAN, 4 * t.size):
         return None  # sparse values: a sort is cheaper than bincounts over the range
-    tt, pp = _offset(t, lo), _offset(p, lo)
+    tt, pp = offsets(t, lo), offsets(p, lo)
     if span <= _OFFSET_MAX_SPAN and span * span <= max(4 * t.size, _OFFSET_MAX_SPAN):
         classes = np.arange(lo, hi + 1).astype(dtype)
         return LabelCodes(tt, pp, classes, dense=span <= 2)
@@ -220,12 +231,6 @@ def _encode_ints(t: AnyArray, p: AnyArray, dtype: np.dtype[Any]) -> LabelCodes |
     values = np.flatnonzero(present)
     lut = np.cumsum(present, dtype=np.intp) - 1
     return LabelCodes(lut[tt], lut[pp], (values + lo).astype(dtype), dense=True)
-
-
-def _offset(y: AnyArray, lo: int) -> IntArray:
-    if lo == 0 and y.dtype == np.intp:
-        return y  # read only; never written
-    return np.subtract(y, lo, dtype=np.intp, casting="unsafe")
 
 
 def label_positions(classes: AnyArray, labels: AnyArray, name: str) -> tuple[IntArray, AnyArray]:
@@ -282,42 +287,51 @@ def setwise_counts(
 ) -> ClassCounts:
     """Counts of the classes a set-wise metric reports (scikit-learn's label rules).
 
-    ``average="binary"``: the positive class only, which must be one of the two
-    classes present (a class absent from the data gets zero counts when fewer than
-    two are present). Otherwise the classes in ``labels`` (in that order, absent
-    ones with zero counts) or every class present; per sample for ``"samples"``
-    (multilabel only). 1-D targets go through :func:`select_classes`.
+    Targets -> counts, then :func:`select_counts` for 1-D targets. Multilabel:
+    the columns in ``labels`` (column indices) or all, per sample for
+    ``average="samples"``.
     """
     check_average(average)
-    if tg.multilabel:
-        if average == "binary":
-            raise LabelError(
-                "Target is multilabel-indicator but average='binary'; please choose another "
-                "average setting, one of None, 'micro', 'macro', 'weighted', 'samples'"
-            )
-        t, p = indicator_columns(tg, labels)
-        return _multilabel_counts(t, p, tg.weights, samplewise=average == "samples")
+    if not tg.multilabel:
+        return select_counts(one_d_counts(tg), labels, pos_label, average)
+    if average == "binary":
+        raise LabelError(
+            "Target is multilabel-indicator but average='binary'; please choose another "
+            "average setting, one of None, 'micro', 'macro', 'weighted', 'samples'"
+        )
+    t, p = indicator_columns(tg, labels)
+    return _multilabel_counts(t, p, tg.weights, samplewise=average == "samples")
+
+
+def select_counts(
+    counts: ClassCounts,
+    labels: ArrayLike | None,
+    pos_label: Any,
+    average: str | None,
+    *,
+    stacklevel: int = 3,
+) -> ClassCounts:
+    """scikit-learn's label rules applied to the per-class counts of 1-D targets.
+
+    ``counts`` covers the classes present (as from a confusion matrix, one-shot
+    or merged from chunks); the result holds the classes the metric reports.
+    ``average="binary"``: the positive class only, which must be one of the two
+    classes present (a class absent from the data gets zero counts when fewer
+    than two are present). Otherwise the classes in ``labels`` (in that order,
+    absent ones with zero counts) or every class present. ``stacklevel``: of
+    the warning that ``pos_label`` is ignored, counted from here.
+
+    >>> from ._counts_state import _counts_from_confusion
+    >>> c = _counts_from_confusion(np.array([[3, 1], [2, 4]]), np.array(["a", "b"]))
+    >>> select_counts(c, None, "a", "binary").tp.tolist()
+    [3]
+    """
+    check_average(average)
     if average == "samples":
         raise ParameterError(
             "average='samples' is only meaningful for multilabel targets; "
             "use accuracy for 1-D labels"
         )
-    return select_classes(one_d_counts(tg), labels=labels, pos_label=pos_label, average=average)
-
-
-def select_classes(
-    counts: ClassCounts, *, labels: ArrayLike | None, pos_label: Any, average: str | None
-) -> ClassCounts:
-    """scikit-learn's label rules applied to the per-class counts of 1-D targets.
-
-    ``counts`` covers the classes present (as from a confusion matrix, one-shot or
-    merged from chunks); the result holds the classes the metric reports.
-
-    >>> from ._counts_state import _counts_from_confusion
-    >>> c = _counts_from_confusion(np.array([[3, 1], [2, 4]]), np.array(["a", "b"]))
-    >>> select_classes(c, labels=None, pos_label="a", average="binary").tp.tolist()
-    [3]
-    """
     if average == "binary":
         if counts.classes.size > 2:
             raise LabelError(
@@ -336,13 +350,39 @@ def select_classes(
             f"pos_label={pos_label!r} is ignored when average={average!r} (not 'binary'); "
             "use labels=[pos_label] to score a single class",
             UserWarning,
-            stacklevel=3,
+            stacklevel=stacklevel,
         )
+    return counts_for_labels(counts, labels)
+
+
+def counts_for_labels(counts: ClassCounts, labels: ArrayLike | None) -> ClassCounts:
+    """The counts of ``labels`` in that order (absent ones zero), or all of them for None."""
     given = given_labels(labels)
     if given is None:
         return counts
-    pos, extra = label_positions(counts.classes, given, "labels")
-    return counts.take(pos, extra)
+    return counts.take(*label_positions(counts.classes, given, "labels"))
+
+
+def matrix_for_labels(
+    cm: ConfusionState,
+    labels: ArrayLike | None,
+    name_true: str,
+    true_rows: Callable[[], AnyArray],
+) -> AnyArray:
+    """The confusion matrix restricted to ``labels`` (rows and columns, in that order).
+
+    At least one of ``labels`` must occur in ``y_true``: ``true_rows()`` gives the
+    number of rows of each class of ``y_true`` (rows, not weights: a zero-weight
+    row still makes its label occur), and is called only when ``labels`` is given.
+    """
+    given = given_labels(labels)
+    if given is None:
+        return cm.matrix
+    pos, _ = label_positions(cm.classes, given, "labels")
+    found = pos[pos < cm.classes.size]
+    if found.size == 0 or not np.any(true_rows()[found] > 0):
+        raise LabelError(f"labels={given[:5].tolist()}: at least one must occur in {name_true}")
+    return _take_square(cm.matrix, pos)
 
 
 def one_d_counts(tg: Targets) -> ClassCounts:

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._errors import LabelError, ParameterError, ShapeError
+from .._errors import ParameterError, ShapeError
 from .._typing import AnyArray, ArrayLike
 from .._validation import check_option, undefined
 from ._counts_input import (
     Targets,
+    counts_for_labels,
     indicator_columns,
-    label_positions,
+    matrix_for_labels,
     one_d_counts,
     targets,
 )
@@ -30,9 +31,7 @@ from ._counts_state import (
     _mcc_from_counts,
     _multilabel_counts,
     _normalize_confusion,
-    _take_square,
 )
-from ._labels import given_labels
 
 __all__ = [
     "accuracy",
@@ -63,17 +62,13 @@ def _matrix(tg: Targets, labels: ArrayLike | None, name_true: str) -> AnyArray:
     if codes is None:  # pragma: no cover - callers pass 1-D targets
         raise ShapeError("1-D labels are needed")
     state = _confusion_state(codes, tg.weights)
-    given = given_labels(labels)
-    if given is None:
-        return state.matrix
-    pos, _ = label_positions(state.classes, given, "labels")
-    found = pos[pos < state.classes.size]
-    rows = state.matrix.sum(axis=1) if tg.weights is None else None
-    if rows is None and found.size:  # zero-weight samples still make a label present
-        rows = _confusion_state(codes, None).matrix.sum(axis=1)
-    if rows is None or not np.any(rows[found] > 0):
-        raise LabelError(f"labels={given[:5].tolist()}: at least one must occur in {name_true}")
-    return _take_square(state.matrix, pos)
+
+    def true_rows() -> AnyArray:
+        counts = state if tg.weights is None else _confusion_state(codes, None)
+        rows: AnyArray = counts.matrix.sum(axis=1)
+        return rows
+
+    return matrix_for_labels(state, labels, name_true, true_rows)
 
 
 def confusion_matrix(
@@ -137,10 +132,7 @@ def multilabel_confusion_matrix(
     else:
         if samplewise:
             raise ParameterError("samplewise=True is only available for multilabel targets")
-        c = one_d_counts(tg)
-        given = given_labels(labels)
-        if given is not None:
-            c = c.take(*label_positions(c.classes, given, "labels"))
+        c = counts_for_labels(one_d_counts(tg), labels)
     return np.stack([c.tn, c.fp, c.fn, c.tp], axis=-1).reshape(-1, 2, 2)
 
 

@@ -1,48 +1,45 @@
-"""Score-based binary metrics (ROC, PR, AUC, AP, KS, ...) on one sorted-curve kernel.
+"""Score-based binary metrics (ROC, PR, AUC, AP, KS, ...): validation and the public functions.
 
-The kernel (STYLE.md §3), shared with ``scorekit.stream.BinaryCurve`` and the
-Dask layer:
-
-- :class:`CurveState` — distinct scores in decreasing order with the positive
-  and negative weight at each score; the sufficient statistic of every metric
-  here (and of log loss, see ``_proba._log_loss_from_curve``).
-- :func:`_curve_from_chunk` (rows -> state), :func:`_merge_curves`
-  (state ⊕ state, exact for unit weights: every sum is an integer),
-- :func:`_auc_from_curve`, :func:`_ap_from_curve`, :func:`_roc_from_curve`,
-  :func:`_pr_from_curve`, :func:`_ks_from_curve`, :func:`_bep_from_curve`,
-  :func:`_rank_loss_from_curve` (state -> value).
-
-Unweighted chunks are sorted without ``argsort``: each score's bits and its
-label are packed into one ``uint64`` key (:func:`_sort_rows`) and
-``np.sort`` orders the keys, so ties and labels come out grouped. ``roc_auc``
-and ``average_precision`` count on the sorted labels directly (no curve is
-built) and give the same value as the kernel (same integers, same divisions).
+Every value comes from the sorted-curve kernel of :mod:`._curve_kernel`
+(``CurveState``, rows -> state, merge, state -> value), which
+``scorekit.stream.BinaryCurve`` and the Dask layer share; ``roc_auc`` and
+``average_precision`` take its fast paths for unweighted rows (one
+``np.sort`` of packed keys, no curve built, the same value). This module
+validates the inputs once and averages binary values over the columns of
+multilabel and multiclass problems.
 """
 
 from __future__ import annotations
 
-import sys
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
+from .._codes import distinct
 from .._errors import LabelError, ParameterError, ProbabilityRangeError, ShapeError
 from .._typing import AnyArray, ArrayLike, BoolArray, FloatArray
 from .._validation import (
     as_array,
     binary_target,
     check_option,
-    check_same_length,
-    finite_rows,
+    checked_rows,
     labels_1d,
-    nonempty,
+    scores_1d,
     scores_2d,
-    take,
     type_of_target,
     undefined,
-    weights_1d,
+)
+from ._curve_kernel import (
+    CurveState,
+    _bep_from_curve,
+    _binary_ap,
+    _binary_auc,
+    _curve_from_chunk,
+    _ks_from_curve,
+    _partial_auc,
+    _pr_from_curve,
+    _rank_loss_from_curve,
+    _roc_from_curve,
 )
 from ._labels import encode, given_labels
 from ._multilabel_ranking import _row_ranks
@@ -59,285 +56,7 @@ __all__ = [
     "roc_curve",
 ]
 
-UIntArray = npt.NDArray[np.uint64]
-_SIGN = np.uint64(1 << 63)
-_ONE = np.uint64(1)
-
-
-@dataclass(frozen=True, slots=True)
-class CurveState:
-    """Sufficient statistic of a binary scorer: weights of each class at each distinct score.
-
-    ``scores`` are distinct and strictly decreasing; ``pos[i]`` / ``neg[i]`` is
-    the total weight of positives / negatives scored exactly ``scores[i]``.
-    Rows of zero weight are not recorded (scikit-learn drops them too).
-    """
-
-    scores: FloatArray
-    pos: FloatArray
-    neg: FloatArray
-
-
-# ---------------------------------------------------------------- chunk -> state
-
-
-@dataclass(frozen=True, slots=True)
-class _SortedRows:
-    """Unweighted rows in increasing score order, negatives first within a tie.
-
-    ``positive`` is the label of each sorted row; ``boundary[i]`` is True when
-    row ``i + 1`` scores strictly higher than row ``i``; :meth:`scores_at` gives
-    the scores at sorted positions.
-    """
-
-    positive: BoolArray
-    boundary: BoolArray
-    values: AnyArray  # order-preserving score bits (modes 0-2), or the sorted scores (mode 3)
-    mode: int
-    base: np.uint64
-
-    def scores_at(self, idx: npt.NDArray[np.intp]) -> FloatArray:
-        if self.mode == 3:
-            return np.asarray(self.values[idx], dtype=np.float64)
-        values: UIntArray = self.values[idx]
-        if self.mode == 1:
-            values = np.invert(values)
-        elif self.mode == 2:
-            u = values + self.base
-            values = np.where(u >= _SIGN, u ^ _SIGN, ~u)
-        scores: FloatArray = values.view(np.float64)
-        return scores
-
-
-def _sort_rows(y: BoolArray, s: FloatArray) -> _SortedRows:
-    """Sort unweighted rows without ``argsort`` (``s`` finite, not empty).
-
-    Each score's order-preserving bits and its label are packed into one
-    ``uint64`` key, ``(bits << 1) | label``, and ``np.sort`` sorts the keys.
-    The bits fit in 63 bits when all scores have one sign (or all lie in
-    (-2, 2)): nearly always. Otherwise positives and negatives are sorted apart
-    and merged by a stable ``argsort`` of the two sorted runs (timsort: linear).
-    """
-    lo, hi = float(s.min()), float(s.max())
-    bits = s.view(np.uint64)
-    base = np.uint64(0)
-    if lo >= 0:  # non-negative floats order like their bits; the shift drops -0.0's sign bit
-        mode, keys = 0, np.left_shift(bits, _ONE)
-    elif hi < 0:  # negative floats order like their inverted bits
-        mode, keys = 1, np.invert(bits)
-        np.left_shift(keys, _ONE, out=keys)
-    else:
-        ends = _order_bits(np.array([lo, hi]))
-        if ends[1] - ends[0] >= _SIGN:
-            neg, pos = np.sort(s[~y]), np.sort(s[y])
-            both = np.concatenate([neg, pos])
-            order = np.argsort(both, kind="stable")
-            values = both[order]
-            return _SortedRows(order >= neg.size, values[1:] != values[:-1], values, 3, base)
-        mode, keys, base = 2, _order_bits(s), ends[0]
-        keys -= base
-        np.left_shift(keys, _ONE, out=keys)
-    np.bitwise_or(keys, y, out=keys)
-    keys.sort()
-    if sys.byteorder == "little":  # the label bit is in the first byte of each key
-        positive = (keys.view(np.uint8)[::8] & np.uint8(1)).view(bool)
-    else:  # pragma: no cover - big-endian machines
-        positive = (keys & _ONE).astype(bool)
-    np.right_shift(keys, _ONE, out=keys)  # the score bits alone, still sorted
-    return _SortedRows(positive, keys[1:] != keys[:-1], keys, mode, base)
-
-
-def _order_flip(bits: UIntArray) -> UIntArray:
-    return np.asarray((bits.view(np.int64) >> 63).view(np.uint64) | _SIGN)
-
-
-def _order_bits(s: FloatArray) -> UIntArray:
-    bits = np.add(s, 0.0).view(np.uint64)
-    return np.bitwise_xor(bits, _order_flip(bits))
-
-
-def _curve_from_sorted(r: _SortedRows) -> CurveState:
-    starts = np.flatnonzero(np.r_[True, r.boundary])
-    counts = np.diff(np.r_[starts, r.positive.size]).astype(np.float64)
-    pos = np.add.reduceat(r.positive, starts, dtype=np.float64)
-    scores = r.scores_at(starts)
-    return CurveState(scores[::-1].copy(), pos[::-1].copy(), (counts - pos)[::-1].copy())
-
-
-def _curve_from_chunk(y: BoolArray, s: FloatArray, w: FloatArray | None = None) -> CurveState:
-    """Rows -> :class:`CurveState` (``y`` positives, ``s`` finite scores, ``w`` weights or None).
-
-    Unweighted rows are ordered by one ``np.sort`` of packed keys; weighted rows
-    by one ``argsort``.
-
-    >>> c = _curve_from_chunk(np.array([True, False, True]), np.array([0.5, 0.5, 0.2]))
-    >>> c.scores.tolist(), c.pos.tolist(), c.neg.tolist()
-    ([0.5, 0.2], [1.0, 1.0], [1.0, 0.0])
-    """
-    if w is not None and not w.all():
-        keep = w != 0
-        y, s, w = y[keep], s[keep], w[keep]
-    if s.size == 0:
-        empty = np.zeros(0)
-        return CurveState(empty, empty, empty)
-    if w is None:
-        return _curve_from_sorted(_sort_rows(y, s))
-    order = np.argsort(s)[::-1]
-    s_sorted = s[order]
-    starts = np.flatnonzero(np.r_[True, s_sorted[1:] != s_sorted[:-1]])
-    y_sorted, w_sorted = y[order], w[order]
-    pos = np.add.reduceat(np.where(y_sorted, w_sorted, 0.0), starts)
-    neg = np.add.reduceat(np.where(y_sorted, 0.0, w_sorted), starts)
-    return CurveState(s_sorted[starts], pos, neg)
-
-
-def _merge_curves(a: CurveState, b: CurveState) -> CurveState:
-    """State ⊕ state: the curve of the concatenated rows (exact for unit weights).
-
-    >>> a = _curve_from_chunk(np.array([True]), np.array([0.5]))
-    >>> b = _curve_from_chunk(np.array([False, True]), np.array([0.5, 0.9]))
-    >>> m = _merge_curves(a, b)
-    >>> m.scores.tolist(), m.pos.tolist(), m.neg.tolist()
-    ([0.9, 0.5], [1.0, 1.0], [0.0, 1.0])
-    """
-    neg_scores, inverse = np.unique(-np.concatenate([a.scores, b.scores]), return_inverse=True)
-    size = neg_scores.size
-    pos = np.bincount(inverse, np.concatenate([a.pos, b.pos]), minlength=size)
-    neg = np.bincount(inverse, np.concatenate([a.neg, b.neg]), minlength=size)
-    return CurveState(-neg_scores + 0.0, pos.astype(np.float64), neg.astype(np.float64))
-
-
-# ---------------------------------------------------------------- state -> value
-
-
-def _auc_value(numerator: float, n_pos: float, n_neg: float) -> float:
-    return float(np.float64(numerator) / (np.float64(n_pos) * np.float64(n_neg)))
-
-
-def _auc_from_curve(c: CurveState) -> float:
-    """ROC AUC: Σ_g neg_g (positives above g + pos_g / 2) / (P N); nan and a warning if one class."""
-    n_pos, n_neg = float(c.pos.sum()), float(c.neg.sum())
-    if n_pos <= 0 or n_neg <= 0:
-        return undefined("roc_auc", "only one class is present in y_true")
-    tp_before = np.cumsum(c.pos) - c.pos
-    return _auc_value(float(np.sum(c.neg * (tp_before + c.pos / 2))), n_pos, n_neg)
-
-
-def _rank_loss_from_curve(c: CurveState) -> float:
-    """Weight of (positive, negative) pairs ordered wrongly, ties one half, over P N."""
-    n_pos, n_neg = float(c.pos.sum()), float(c.neg.sum())
-    if n_pos <= 0 or n_neg <= 0:
-        return undefined("rank_loss", "only one class is present in y_true")
-    fp_before = np.cumsum(c.neg) - c.neg
-    return _auc_value(float(np.sum(c.pos * (fp_before + c.neg / 2))), n_pos, n_neg)
-
-
-def _ap_value(weights: FloatArray, precision: FloatArray, n_pos: float) -> float:
-    return float(np.dot(weights, precision) / n_pos)
-
-
-def _ap_from_curve(c: CurveState) -> float:
-    """Average precision Σ_n (R_n − R_{n−1}) P_n; 0 with a warning when there is no positive."""
-    tp, fp = np.cumsum(c.pos), np.cumsum(c.neg)
-    n_pos = float(tp[-1]) if tp.size else 0.0
-    if n_pos <= 0:
-        return undefined("average_precision", "no positive sample in y_true", 0.0)
-    hit = c.pos > 0
-    precision = tp[hit] / (tp[hit] + fp[hit])
-    return _ap_value(c.pos[hit][::-1], precision[::-1], n_pos)
-
-
-def _roc_from_curve(
-    c: CurveState, *, drop_intermediate: bool = False
-) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """``(fpr, tpr, thresholds)`` as scikit-learn's ``roc_curve``, with the leading ``+inf``."""
-    tps, fps, thresholds = np.cumsum(c.pos), np.cumsum(c.neg), c.scores
-    if drop_intermediate and fps.size > 2:
-        corner = np.r_[True, (np.diff(fps, 2) != 0) | (np.diff(tps, 2) != 0), True]
-        tps, fps, thresholds = tps[corner], fps[corner], thresholds[corner]
-    tps, fps = np.r_[0.0, tps], np.r_[0.0, fps]
-    thresholds = np.r_[np.inf, thresholds]
-    if fps[-1] <= 0:
-        undefined("roc_curve", "no negative sample in y_true, the false positive rate")
-        fpr = np.full(fps.shape, np.nan)
-    else:
-        fpr = fps / fps[-1]
-    if tps[-1] <= 0:
-        undefined("roc_curve", "no positive sample in y_true, the true positive rate")
-        tpr = np.full(tps.shape, np.nan)
-    else:
-        tpr = tps / tps[-1]
-    return fpr, tpr, thresholds
-
-
-def _pr_from_curve(
-    c: CurveState, *, drop_intermediate: bool = False
-) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """``(precision, recall, thresholds)`` as scikit-learn's ``precision_recall_curve``."""
-    tps, fps, thresholds = np.cumsum(c.pos), np.cumsum(c.neg), c.scores
-    if drop_intermediate and fps.size > 2:
-        keep = np.r_[True, (np.diff(tps[:-1]) != 0) | (np.diff(tps[1:]) != 0), True]
-        tps, fps, thresholds = tps[keep], fps[keep], thresholds[keep]
-    predicted = tps + fps
-    precision = np.divide(tps, predicted, out=np.zeros_like(tps), where=predicted != 0)
-    if tps.size == 0 or tps[-1] <= 0:
-        undefined("precision_recall_curve", "no positive sample in y_true, recall", 1.0)
-        recall = np.ones_like(tps)
-    else:
-        recall = tps / tps[-1]
-    return np.r_[precision[::-1], 1.0], np.r_[recall[::-1], 0.0], thresholds[::-1].copy()
-
-
-def _ks_from_curve(c: CurveState) -> float:
-    """KS: the largest TPR − FPR over thresholds (the point (0, 0) included, so never below 0)."""
-    n_pos, n_neg = float(c.pos.sum()), float(c.neg.sum())
-    if n_pos <= 0 or n_neg <= 0:
-        return undefined("ks_statistic", "only one class is present in y_true")
-    gap = np.cumsum(c.pos) / n_pos - np.cumsum(c.neg) / n_neg
-    return float(max(0.0, gap.max()))
-
-
-def _bep_from_curve(c: CurveState) -> float:
-    """Precision where precision = recall: the first crossing, interpolated linearly."""
-    n_pos = float(c.pos.sum())
-    if n_pos <= 0:
-        return undefined("break_even_point", "no positive sample in y_true")
-    tps, fps = np.cumsum(c.pos), np.cumsum(c.neg)
-    precision = np.r_[1.0, tps / (tps + fps)]
-    recall = np.r_[0.0, tps / n_pos]
-    gap = precision - recall  # starts at 1, ends at P/(P+N) - 1 <= 0
-    i = int(np.argmax(gap <= 0))
-    if gap[i] == 0:
-        return float(precision[i])
-    t = gap[i - 1] / (gap[i - 1] - gap[i])
-    return float(precision[i - 1] + t * (precision[i] - precision[i - 1]))
-
-
-def _partial_auc(fpr: FloatArray, tpr: FloatArray, max_fpr: float) -> float:
-    """McClish-standardised area up to ``max_fpr`` (scikit-learn's ``max_fpr`` rule)."""
-    stop = int(np.searchsorted(fpr, max_fpr, "right"))
-    x = np.r_[fpr[:stop], max_fpr]
-    y = np.r_[tpr[:stop], np.interp(max_fpr, fpr[stop - 1 : stop + 1], tpr[stop - 1 : stop + 1])]
-    area = float(np.sum(np.diff(x) * (y[1:] + y[:-1]) / 2))
-    min_area, max_area = 0.5 * max_fpr**2, max_fpr
-    return 0.5 * (1 + (area - min_area) / (max_area - min_area))
-
-
 # ---------------------------------------------------------------- validation
-
-
-def _fast_classes(y: AnyArray) -> AnyArray:
-    """Sorted distinct labels, by ``bincount`` for bools and small-range integers."""
-    if y.dtype.kind == "b":
-        return np.array([v for v, ok in ((False, not y.all()), (True, y.any())) if ok])
-    if y.dtype.kind in "iu" and y.size:
-        lo, hi = int(y.min()), int(y.max())
-        if hi - lo <= 1:  # integers: nothing lies between
-            return np.unique(np.array([lo, hi], dtype=y.dtype))
-        if hi - lo <= max(1 << 16, y.size):
-            present = np.flatnonzero(np.bincount(y.astype(np.int64) - lo, minlength=1))
-            return (present + lo).astype(y.dtype)
-    return np.unique(y)
 
 
 def _positives(
@@ -357,29 +76,8 @@ def _positives(
             lo, hi = y.min(), y.max()
             if lo >= 0 and hi <= 1 and (y.dtype.kind != "f" or ((y == 0) | (y == 1)).all()):
                 return np.asarray(y == 1)
-    classes = _fast_classes(y) if classes is None else classes
+    classes = distinct(y) if classes is None else classes
     return binary_target(y, pos_label, name, classes=classes)
-
-
-def _scores_1d(x: ArrayLike, name: str) -> FloatArray:
-    arr = as_array(x, name)
-    if arr.ndim == 2 and arr.shape[1] != 1:
-        raise ShapeError(f"{name} must be 1-D for a binary metric, got shape {arr.shape}")
-    return scores_2d(arr, name)[:, 0]
-
-
-def _finite(nan_policy: str, **named: AnyArray | None) -> BoolArray | None:
-    """:func:`finite_rows`, skipped when the min and max of each float array are finite."""
-    check_option(nan_policy, "nan_policy", ("raise", "omit"))
-    for arr in named.values():
-        if (
-            arr is not None
-            and arr.dtype.kind == "f"
-            and arr.size
-            and not (np.isfinite(arr.min()) and np.isfinite(arr.max()))
-        ):
-            return finite_rows(nan_policy, **named)
-    return None
 
 
 def _binary_inputs(
@@ -396,97 +94,10 @@ def _binary_inputs(
     ``classes``: the distinct labels of ``y_true`` when the caller already has them.
     """
     y = labels_1d(y_true, "y_true")
-    s = _scores_1d(y_score, score_name)
-    n = check_same_length(y_true=y, **{score_name: s})
-    nonempty(n, "y_true")
-    w = weights_1d(sample_weight, n)
-    keep = _finite(nan_policy, **{score_name: s})
-    y, s, w = take(keep, y, s, w)
-    return _positives(y, pos_label, classes=classes if keep is None else None), s, w
-
-
-def _check_probabilities(p: FloatArray, name: str) -> None:
-    if p.size and (p.min() < 0 or p.max() > 1):
-        raise ProbabilityRangeError(
-            f"{name} must hold probabilities in [0, 1]; found values in "
-            f"[{float(p.min())}, {float(p.max())}]"
-        )
-
-
-# ---------------------------------------------------------------- binary fast paths
-
-
-def _tie_runs(r: _SortedRows) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
-    """First and last sorted position of every run of tied scores (runs of 2 rows or more)."""
-    n_distinct = int(np.count_nonzero(r.boundary)) + 1
-    if 2 * n_distinct < r.positive.size:  # heavy ties: walk the distinct scores
-        starts = np.r_[0, np.flatnonzero(r.boundary) + 1]
-        ends = np.r_[starts[1:] - 1, r.positive.size - 1]
-        runs = ends > starts
-        return starts[runs], ends[runs]
-    tied = np.flatnonzero(~r.boundary)  # row i ties with row i + 1
-    if tied.size == 0:
-        return tied, tied
-    breaks = np.flatnonzero(np.diff(tied) != 1)
-    return tied[np.r_[0, breaks + 1]], tied[np.r_[breaks, tied.size - 1]] + 1
-
-
-def _binary_auc(y: BoolArray, s: FloatArray, w: FloatArray | None) -> float:
-    """AUC of one binary problem; unweighted: one sort, no curve (the same value as the kernel).
-
-    In increasing order with negatives first within a tie, the j-th positive
-    (0-based) at position i has i − j negatives at or below its score; the tied
-    ones, Σ_runs pos·neg, count one half.
-    """
-    if w is not None or s.size == 0:
-        return _auc_from_curve(_curve_from_chunk(y, s, w))
-    r = _sort_rows(y, s)
-    where_pos = np.flatnonzero(r.positive)
-    n_pos, n_neg = where_pos.size, s.size - where_pos.size
-    if n_pos == 0 or n_neg == 0:
-        return undefined("roc_auc", "only one class is present in y_true")
-    at_or_below = int(where_pos.sum()) - n_pos * (n_pos - 1) // 2
-    first, last = _tie_runs(r)
-    pos = np.searchsorted(where_pos, last, "right") - np.searchsorted(where_pos, first, "left")
-    tied_pairs = int(np.dot(pos, last - first + 1 - pos))
-    return _auc_value((2 * at_or_below - tied_pairs) / 2, n_pos, n_neg)
-
-
-def _binary_ap(y: BoolArray, s: FloatArray, w: FloatArray | None) -> float:
-    """Average precision of one binary problem; unweighted: one sort, no curve (same value as the kernel).
-
-    In increasing order, a positive whose tie run starts at position a, with
-    k positives before a, has n_pos − k positives and n − a rows at or above its score.
-    """
-    if w is not None or s.size == 0:
-        return _ap_from_curve(_curve_from_chunk(y, s, w))
-    r = _sort_rows(y, s)
-    where_pos = np.flatnonzero(r.positive)
-    n_pos = where_pos.size
-    if n_pos == 0:
-        return undefined("average_precision", "no positive sample in y_true", 0.0)
-    first, last = _tie_runs(r)
-    if first.size == 0:  # every positive is its own step
-        precision = np.arange(n_pos, 0, -1, dtype=np.float64)
-        precision /= np.subtract(s.size, where_pos, dtype=np.float64)
-        return _ap_value(np.ones(n_pos), precision, float(n_pos))
-    # positives lo[k]:hi[k] (in where_pos) lie in tie run k and form one step
-    lo = np.searchsorted(where_pos, first, "left")
-    hi = np.searchsorted(where_pos, last, "right")
-    merged = hi - lo >= 2
-    cover = np.zeros(n_pos + 1, dtype=np.int64)
-    np.add.at(cover, lo[merged] + 1, 1)
-    np.add.at(cover, hi[merged], -1)
-    new = np.flatnonzero(np.cumsum(cover[:-1]) == 0)  # first positive of each step
-    start = where_pos[new]  # first row at the step's score
-    with_pos = hi > lo
-    start[np.searchsorted(new, lo[with_pos])] = first[with_pos]
-    weight = np.empty(new.size)  # positives per step
-    np.subtract(new[1:], new[:-1], out=weight[:-1], dtype=np.float64)
-    weight[-1] = n_pos - new[-1]
-    precision = np.subtract(n_pos, new, dtype=np.float64)  # tp at the step
-    precision /= np.subtract(s.size, start, dtype=np.float64)  # rows at or above the step
-    return _ap_value(weight, precision, float(n_pos))
+    s = scores_1d(y_score, score_name)
+    n = y.shape[0]
+    y, s, w = checked_rows(nan_policy, sample_weight, (score_name,), y_true=y, **{score_name: s})
+    return _positives(y, pos_label, classes=classes if y.shape[0] == n else None), s, w
 
 
 # ---------------------------------------------------------------- averaging (multilabel, ovr)
@@ -553,10 +164,7 @@ def _score_matrix(
     y_score: ArrayLike, y: AnyArray, nan_policy: str, sample_weight: ArrayLike | None
 ) -> tuple[AnyArray, FloatArray, FloatArray | None]:
     s = scores_2d(y_score, "y_score")
-    n = check_same_length(y_true=y, y_score=s)
-    nonempty(n, "y_true")
-    w = weights_1d(sample_weight, n)
-    y, s, w = take(_finite(nan_policy, y_score=s), y, s, w)
+    y, s, w = checked_rows(nan_policy, sample_weight, ("y_score",), y_true=y, y_score=s)
     return y, s, w
 
 
@@ -671,7 +279,7 @@ def roc_auc(
         y, s, w = _score_matrix(score, y, nan_policy, sample_weight)
         return _average_labels(metric, _indicator(y, s), s, w, average)
     y = labels_1d(y, "y_true")
-    classes = _fast_classes(y)
+    classes = distinct(y)
     n_classes = classes.size if labels is None else np.asarray(labels).size
     if n_classes > 2 or (score.ndim == 2 and score.shape[1] > 2):
         if metric is not _binary_auc:
@@ -743,7 +351,7 @@ def _class_columns(y: AnyArray, labels: ArrayLike | None, n_columns: int, name: 
     """Classes naming the columns of a score matrix: sorted ``labels`` or those of ``y``."""
     classes = given_labels(labels)
     if classes is None:
-        classes = _fast_classes(y)
+        classes = distinct(y)
         if classes.size != n_columns:
             raise LabelError(
                 f"y_true has {classes.size} classes but {name} has {n_columns} columns; "
@@ -790,7 +398,7 @@ def average_precision(
         y, s, w = _score_matrix(score, y, nan_policy, sample_weight)
         return _average_labels(_binary_ap, _indicator(y, s), s, w, average)
     y = labels_1d(y, "y_true")
-    classes = _fast_classes(y)
+    classes = distinct(y)
     if classes.size > 2:
         if pos_label is not None:
             raise ParameterError("pos_label is not used with a multiclass y_true; leave it None")

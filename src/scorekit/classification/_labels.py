@@ -42,7 +42,9 @@ def given_labels(labels: ArrayLike | None, name: str = "labels") -> AnyArray | N
     return arr
 
 
-def encode(y: AnyArray, classes: AnyArray, name: str = "y_true", *, strict: bool = True) -> IntArray:
+def encode(
+    y: AnyArray, classes: AnyArray, name: str = "y_true", *, strict: bool = True
+) -> IntArray:
     """Integer codes of ``y`` in ``classes`` (any order); unknown labels raise or code as -1.
 
     >>> encode(np.array(["b", "a", "b"]), np.array(["a", "b"])).tolist()
@@ -50,13 +52,19 @@ def encode(y: AnyArray, classes: AnyArray, name: str = "y_true", *, strict: bool
     """
     if (y.dtype.kind in "USO") != (classes.dtype.kind in "USO") and y.size and classes.size:
         if strict:
-            raise LabelError(f"{name} has labels of another type than labels= ({classes[:5].tolist()})")
+            raise LabelError(
+                f"{name} has labels of another type than labels= ({classes[:5].tolist()})"
+            )
         return np.full(y.shape, -1, dtype=np.int64)
     order = np.argsort(classes, kind="stable")
     sorted_classes = classes[order]
     pos = np.searchsorted(sorted_classes, y)
     pos_clipped = np.minimum(pos, max(sorted_classes.size - 1, 0))
-    found = (pos < sorted_classes.size) & (sorted_classes[pos_clipped] == y) if classes.size else np.zeros(y.shape, bool)
+    found = (
+        (pos < sorted_classes.size) & (sorted_classes[pos_clipped] == y)
+        if classes.size
+        else np.zeros(y.shape, bool)
+    )
     if strict and not found.all():
         unknown = np.unique(y[~found])
         raise LabelError(

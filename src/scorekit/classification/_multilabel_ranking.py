@@ -19,13 +19,9 @@ from .._errors import ShapeError
 from .._typing import ArrayLike, BoolArray, FloatArray, IntArray
 from .._validation import (
     as_array,
-    check_option,
-    check_same_length,
-    finite_rows,
-    nonempty,
+    check_weight_total,
+    checked_rows,
     scores_2d,
-    take,
-    weights_1d,
 )
 
 __all__ = ["coverage_error", "label_ranking_average_precision", "label_ranking_loss"]
@@ -82,11 +78,8 @@ def _multilabel_inputs(
     s = scores_2d(y_score, "y_score")
     if s.shape != y.shape:
         raise ShapeError(f"y_score has shape {s.shape} but y_true has shape {y.shape}")
-    n = check_same_length(y_true=y, y_score=s)
-    nonempty(n, "y_true")
-    w = weights_1d(sample_weight, n)
-    check_option(nan_policy, "nan_policy", ("raise", "omit"))
-    y, s, w = take(finite_rows(nan_policy, y_score=s), y, s, w)
+    y, s, w = checked_rows(nan_policy, sample_weight, ("y_score",), y_true=y, y_score=s)
+    check_weight_total(w)
     return np.asarray(y == 1), s, w
 
 

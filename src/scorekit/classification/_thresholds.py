@@ -10,7 +10,9 @@ import numpy as np
 from .._errors import NonFiniteError
 from .._optional import require
 from .._typing import AnyArray, ArrayLike, FloatArray
-from ._curves import CurveState, _binary_inputs, _curve_from_chunk, _scores_1d
+from .._validation import scores_1d
+from ._curve_kernel import CurveState, _curve_from_chunk
+from ._curves import _binary_inputs
 
 __all__ = ["ThresholdTable", "threshold_table"]
 
@@ -125,9 +127,15 @@ def threshold_table(
     ([1.0, 2.0], [0.0, 1.0], [1.0, 0.6667], [0.6667, 0.8])
     """
     y, s, w = _binary_inputs(y_true, y_score, sample_weight, pos_label, nan_policy)
-    thr = None
-    if thresholds is not None:
-        thr = _scores_1d(thresholds, "thresholds")
-        if np.isnan(thr).any():
-            raise NonFiniteError(f"thresholds contains {int(np.isnan(thr).sum())} NaN values")
+    thr = _threshold_values(thresholds)
     return _threshold_table_from_curve(_curve_from_chunk(y, s, w), thr, zero_division)
+
+
+def _threshold_values(thresholds: ArrayLike | None) -> FloatArray | None:
+    """The ``thresholds=`` argument as 1-D float64 (``None`` passes through); NaN raises."""
+    if thresholds is None:
+        return None
+    thr = scores_1d(thresholds, "thresholds")
+    if np.isnan(thr).any():
+        raise NonFiniteError(f"thresholds contains {int(np.isnan(thr).sum())} NaN values")
+    return thr

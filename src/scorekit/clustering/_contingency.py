@@ -14,7 +14,7 @@ Streaming and Dask build on three private functions:
 Codes are positions in a label vocabulary. Two states can be merged only when
 their codes refer to the same vocabularies. The intended accumulator keeps, for
 each side, the labels in first-seen order (a new label is appended, so earlier
-codes stay valid): it codes a chunk with :func:`_encode_labels`, maps the
+codes stay valid): it codes a chunk with :func:`scorekit._codes.encode`, maps the
 chunk's classes to vocabulary positions (appending unseen ones), translates the
 chunk codes with that map and calls :func:`_contingency_from_chunk` with the
 vocabulary sizes. Merging two accumulators with different vocabularies first
@@ -36,6 +36,7 @@ from typing import Any
 
 import numpy as np
 
+from .._codes import encode
 from .._errors import ParameterError
 from .._typing import AnyArray, ArrayLike, IntArray
 from .._validation import check_same_length, labels_1d, nonempty
@@ -65,38 +66,6 @@ class ContingencyState:
     rows: IntArray  # int64, row code of each non-zero cell
     cols: IntArray  # int64, column code of each non-zero cell
     counts: IntArray  # int64 > 0, samples in each cell
-
-
-def _encode_labels(y: AnyArray) -> tuple[AnyArray, IntArray]:
-    """Sorted distinct labels and the int64 code of each sample (``np.unique`` order).
-
-    Integers (and bools) spanning a small range are coded with a bincount and a
-    look-up table, without sorting.
-
-    >>> classes, codes = _encode_labels(np.array([7, 5, 7, 9]))
-    >>> classes.tolist(), codes.tolist()
-    ([5, 7, 9], [1, 0, 1, 2])
-    """
-    if y.dtype.kind in "biu" and y.size:
-        z = y.view(np.uint8) if y.dtype.kind == "b" else y
-        lo, hi = int(z.min()), int(z.max())
-        if hi - lo <= 4 * z.size + 1024:
-            if z.dtype.kind == "u" and z.dtype.itemsize == 8:
-                shifted = (z - z.dtype.type(lo)).astype(np.int64)
-            else:
-                shifted = z.astype(np.int64) - lo
-            present = np.bincount(shifted, minlength=hi - lo + 1) > 0
-            lut = np.cumsum(present, dtype=np.int64) - 1
-            base = np.flatnonzero(present)
-            if y.dtype.kind == "b":
-                classes: AnyArray = base.astype(bool)
-            elif z.dtype.kind == "u":
-                classes = (base.astype(np.uint64) + np.uint64(lo)).astype(y.dtype)
-            else:
-                classes = (base + lo).astype(y.dtype)
-            return classes, lut[shifted]
-    classes, codes = np.unique(y, return_inverse=True)
-    return classes, codes.astype(np.int64, copy=False).reshape(-1)
 
 
 def _aggregate(
@@ -254,8 +223,8 @@ def _clusterings(
     p = labels_1d(labels_pred, "labels_pred")
     n = check_same_length(labels_true=t, labels_pred=p)
     nonempty(n, "labels_true")
-    classes, t_codes = _encode_labels(t)
-    clusters, p_codes = _encode_labels(p)
+    classes, t_codes = encode(t)
+    clusters, p_codes = encode(p)
     state = _contingency_from_chunk(t_codes, p_codes, n_true=classes.size, n_pred=clusters.size)
     return classes, clusters, state
 

@@ -13,30 +13,25 @@ Reliability curves and the expected calibration error belong to
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import cast
 
 import numpy as np
 
+from .._codes import distinct, encode
 from .._errors import LabelError
-from .._optional import require
 from .._typing import AnyArray, ArrayLike, BoolArray, FloatArray, IntArray
 from .._validation import (
     binary_target,
     check_probabilities,
-    check_same_length,
-    finite_rows,
+    checked_rows,
     labels_1d,
-    nonempty,
     scores_1d,
-    take,
     undefined,
-    weights_1d,
 )
-from ._gauc import _classes, _encode_groups
+from ..classification._proba import _row_log_loss
+from ._gauc import _GroupTable
 
 __all__ = ["GroupCalibrationTable", "normalized_entropy", "pcoc", "pcoc_by_group"]
-
-_EPS = float(np.finfo(np.float64).eps)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -55,7 +50,7 @@ class CalibrationState:
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class GroupCalibrationTable:
+class GroupCalibrationTable(_GroupTable):
     """One row per group (sorted): ``group, n, observed, predicted, pcoc, normalized_entropy``.
 
     ``n`` is the row count (weight sum with ``sample_weight``), ``observed``
@@ -71,30 +66,8 @@ class GroupCalibrationTable:
     pcoc: FloatArray
     normalized_entropy: FloatArray
 
-    def __len__(self) -> int:
-        return int(self.group.shape[0])
-
-    def to_dict(self) -> dict[str, list[Any]]:
-        """Columns as Python lists: ``{"group": [...], "n": [...], ...}``."""
-        return {name: getattr(self, name).tolist() for name in self.__slots__}
-
-    def to_pandas(self) -> Any:
-        """A pandas DataFrame with one row per group (needs pandas)."""
-        pd = require("pandas", "io")
-        return pd.DataFrame({name: getattr(self, name) for name in self.__slots__})
-
 
 # --------------------------------------------------------------------------- kernels
-
-
-def _row_log_loss(y: BoolArray, p: FloatArray) -> FloatArray:
-    """Per row −log p (positive) or −log(1 − p) (negative), clipped as scikit-learn's ``log_loss``.
-
-    The probability of the observed class is clipped to [eps, 1 − eps].
-    """
-    q = np.clip(np.where(y, p, 1.0 - p), _EPS, 1.0 - _EPS)
-    loss: FloatArray = -np.log(q)
-    return loss
 
 
 def _sum_by(codes: IntArray, values: FloatArray, n_codes: int) -> FloatArray:
@@ -185,13 +158,11 @@ def _inputs(
     labels = labels_1d(y_true, "y_true")
     p = scores_1d(y_prob, "y_prob")
     g = None if groups is None else labels_1d(groups, "groups")
-    n = check_same_length(y_true=labels, y_prob=p, groups=g)
-    nonempty(n, "y_true")
-    w = weights_1d(sample_weight, n)
-    keep = finite_rows(nan_policy, y_prob=p)
-    labels, p, w, g = take(keep, labels, p, w, g)
+    labels, p, g, w = checked_rows(
+        nan_policy, sample_weight, ("y_prob",), y_true=labels, y_prob=p, groups=g
+    )
     check_probabilities(p, "y_prob")
-    y = binary_target(labels, None, "y_true", classes=_classes(labels))
+    y = binary_target(labels, None, "y_true", classes=distinct(labels))
     return y, p, w, g
 
 
@@ -321,7 +292,7 @@ def pcoc_by_group(
     (['a', 'b'], [1.0, 1.5], [1.0, 0.75])
     """
     y, p, w, g = _inputs(y_true, y_prob, sample_weight, nan_policy, groups)
-    codes, labels = _encode_groups(cast(AnyArray, g))  # groups were given: not None
+    labels, codes = encode(cast(AnyArray, g), gaps=True)  # groups were given: not None
     state = _calibration_from_chunk(y, p, w, codes, labels)
     return GroupCalibrationTable(
         cast(AnyArray, state.groups),

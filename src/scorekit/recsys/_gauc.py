@@ -24,21 +24,19 @@ from typing import Any, Literal, overload
 import numpy as np
 import numpy.typing as npt
 
-from .._errors import LabelError, LengthMismatchError, NonFiniteError, ParameterError, ShapeError
+from .._codes import distinct, encode
+from .._errors import LabelError, LengthMismatchError, ParameterError, ShapeError
 from .._optional import require
 from .._typing import AnyArray, ArrayLike, BoolArray, FloatArray, IntArray
 from .._validation import (
     as_array,
     binary_target,
     check_option,
-    check_same_length,
-    finite_rows,
+    check_weights,
+    checked_rows,
     labels_1d,
-    nonempty,
     scores_1d,
-    take,
     undefined,
-    weights_1d,
 )
 
 __all__ = ["GroupAUCTable", "gauc"]
@@ -66,8 +64,26 @@ class GroupedCurveState:
     neg: FloatArray
 
 
+class _GroupTable:
+    """A table of equal-length columns (its slots), one row per group, ``group`` first."""
+
+    __slots__: tuple[str, ...] = ()
+
+    def __len__(self) -> int:
+        return int(getattr(self, "group").shape[0])  # noqa: B009 - set by the dataclass
+
+    def to_dict(self) -> dict[str, list[Any]]:
+        """Columns as Python lists: ``{"group": [...], "n": [...], ...}``."""
+        return {name: getattr(self, name).tolist() for name in self.__slots__}
+
+    def to_pandas(self) -> Any:
+        """A pandas DataFrame with one row per group (needs pandas)."""
+        pd = require("pandas", "io")
+        return pd.DataFrame({name: getattr(self, name) for name in self.__slots__})
+
+
 @dataclass(frozen=True, slots=True, eq=False)
-class GroupAUCTable:
+class GroupAUCTable(_GroupTable):
     """One row per group: ``group, n, n_pos, n_neg, auc, weight``, groups sorted ascending.
 
     ``n``, ``n_pos`` and ``n_neg`` are row counts (weight sums with
@@ -81,18 +97,6 @@ class GroupAUCTable:
     n_neg: FloatArray
     auc: FloatArray
     weight: FloatArray
-
-    def __len__(self) -> int:
-        return int(self.group.shape[0])
-
-    def to_dict(self) -> dict[str, list[Any]]:
-        """Columns as Python lists: ``{"group": [...], "n": [...], ...}``."""
-        return {name: getattr(self, name).tolist() for name in self.__slots__}
-
-    def to_pandas(self) -> Any:
-        """A pandas DataFrame with one row per group (needs pandas)."""
-        pd = require("pandas", "io")
-        return pd.DataFrame({name: getattr(self, name) for name in self.__slots__})
 
 
 # --------------------------------------------------------------------------- kernels
@@ -338,33 +342,6 @@ def _bucket_correction(
     return np.bincount(run_group, u - p * q / 2, minlength=n_codes).astype(np.float64, copy=False)
 
 
-def _encode_groups(g: AnyArray) -> tuple[IntArray, AnyArray]:
-    """Integer codes and the sorted labels they stand for (some may have no rows)."""
-    if g.dtype.kind == "b":
-        g = g.astype(np.int64)
-    if g.dtype.kind in "iu" and g.size:
-        lo, hi = int(g.min()), int(g.max())
-        if hi - lo < 2 * g.size + 1024:  # dense ids: offsets are the codes
-            if g.dtype.kind == "u":
-                codes = (g.astype(np.uint64) - np.uint64(lo)).astype(np.int64)
-            else:
-                codes = g.astype(np.int64) - lo if lo else g.astype(np.int64, copy=False)
-            return codes, np.arange(lo, hi + 1, dtype=g.dtype)
-    labels, inv = np.unique(g, return_inverse=True)
-    return inv.reshape(-1).astype(np.int64, copy=False), labels
-
-
-def _classes(y: AnyArray) -> AnyArray:
-    """``np.unique(y)``, without a sort for bools and small non-negative integers."""
-    if y.size and y.dtype.kind in "biu":
-        v = y.view(np.uint8) if y.dtype.kind == "b" else y
-        lo, hi = int(v.min()), int(v.max())
-        if lo >= 0 and hi < 1024:
-            present = np.flatnonzero(np.bincount(v.astype(np.intp, copy=False), minlength=hi + 1))
-            return present.astype(y.dtype)
-    return np.unique(y)
-
-
 # --------------------------------------------------------------------------- weighting
 
 
@@ -391,7 +368,7 @@ def _weights_per_group(
             "an array of weights aligns with the sorted unique group ids "
             "(pass a mapping group -> weight to be explicit)"
         )
-    return _check_group_weights(scores_1d(arr, "weights"))
+    return check_weights(scores_1d(arr, "weights"), "weights", ParameterError)
 
 
 def _weights_from_mapping(weights: Any, groups: AnyArray) -> FloatArray:
@@ -415,17 +392,7 @@ def _weights_from_mapping(weights: Any, groups: AnyArray) -> FloatArray:
             f"weights has no entry for {missing.size} groups ({missing[:5].tolist()}); "
             "a mapping of weights needs one for every group"
         )
-    return _check_group_weights(values[pos])
-
-
-def _check_group_weights(w: FloatArray) -> FloatArray:
-    if not np.isfinite(w).all():
-        raise NonFiniteError(
-            f"weights contains {int((~np.isfinite(w)).sum())} NaN or infinite values"
-        )
-    if (w < 0).any():
-        raise ParameterError(f"weights contains {int((w < 0).sum())} negative values")
-    return w
+    return check_weights(values[pos], "weights", ParameterError)
 
 
 def _gauc_from_stats(
@@ -455,6 +422,29 @@ def _gauc_from_stats(
 
 
 # --------------------------------------------------------------------------- public
+
+
+def _gauc_inputs(
+    y_true: ArrayLike,
+    y_score: ArrayLike,
+    groups: ArrayLike,
+    sample_weight: ArrayLike | None,
+    nan_policy: str,
+) -> tuple[BoolArray, FloatArray, AnyArray, FloatArray | None, AnyArray]:
+    """Validate GAUC rows: ``(positives, finite scores, group ids, weights, classes of y_true)``.
+
+    Rows with a NaN score are dropped (``nan_policy="omit"``) before the labels
+    are read; the classes are returned for ``stream.GroupedCurve``, which checks
+    them across chunks.
+    """
+    labels = labels_1d(y_true, "y_true")
+    s = scores_1d(y_score, "y_score")
+    g = labels_1d(groups, "groups")
+    labels, s, g, w = checked_rows(
+        nan_policy, sample_weight, ("y_score",), y_true=labels, y_score=s, groups=g
+    )
+    classes = distinct(labels)
+    return binary_target(labels, None, "y_true", classes=classes), s, g, w, classes
 
 
 @overload
@@ -536,16 +526,8 @@ def gauc(
     (0.6666666666666666, 0.6666666666666666, 0.75)
     """
     _check_weights_option(weights)
-    labels = labels_1d(y_true, "y_true")
-    s = scores_1d(y_score, "y_score")
-    g = labels_1d(groups, "groups")
-    n = check_same_length(y_true=labels, y_score=s, groups=g)
-    nonempty(n, "y_true")
-    w = weights_1d(sample_weight, n)
-    keep = finite_rows(nan_policy, y_score=s)
-    labels, s, g, w = take(keep, labels, s, g, w)
-    y = binary_target(labels, None, "y_true", classes=_classes(labels))
-    codes, group_labels = _encode_groups(g)
+    y, s, g, w, _ = _gauc_inputs(y_true, y_score, groups, sample_weight, nan_policy)
+    group_labels, codes = encode(g, gaps=True)
     if w is None:
         n_pos, n_neg, u = _unit_group_stats(codes, group_labels.size, y, s)
         present = (n_pos + n_neg) > 0

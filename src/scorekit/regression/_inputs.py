@@ -13,7 +13,6 @@ from typing import Any
 import numpy as np
 
 from .._errors import (
-    EmptyInputError,
     NegativeWeightError,
     NonFiniteError,
     ParameterError,
@@ -24,11 +23,8 @@ from .._validation import (
     as_array,
     check_option,
     check_same_length,
-    finite_rows,
-    nonempty,
+    checked_rows,
     scores_2d,
-    take,
-    weights_1d,
 )
 
 __all__: list[str] = []
@@ -46,8 +42,10 @@ def regression_inputs(
 
     Returns 2-D float64 arrays of shape (n_samples, n_outputs) (a 1-D input is
     one output) and 1-D weights or ``None``. Raises when the lengths or the
-    numbers of outputs differ, on NaN/inf (``nan_policy="raise"``), on empty
-    input and when the weights sum to zero.
+    numbers of outputs differ, on NaN/inf (``nan_policy="raise"``) and on
+    empty input. Weights summing to zero are checked where a metric is
+    computed (:func:`zero_weight_error`), so that a chunk of zero weight can
+    be added to a stream whose other chunks have weight.
 
     >>> yt, yp, w = regression_inputs([1, 2], [[1.5], [2.0]], None, "raise")
     >>> yt.shape, yp.shape, w
@@ -55,20 +53,13 @@ def regression_inputs(
     """
     yt = scores_2d(y_true, "y_true")
     yp = scores_2d(y_pred, "y_pred")
-    n = check_same_length(y_true=yt, y_pred=yp)
+    check_same_length(y_true=yt, y_pred=yp)  # before the outputs: a length error first
     if yt.shape[1] != yp.shape[1]:
         raise ShapeError(f"y_true has {yt.shape[1]} outputs (columns) but y_pred has {yp.shape[1]}")
     if yt.shape[1] == 0:
         raise ShapeError(f"y_true has no outputs (shape {yt.shape})")
-    w = weights_1d(sample_weight, n)
-    check_option(nan_policy, "nan_policy", ("raise", "omit"))
-    # Flat check first: finite_rows' per-row mask is slow on 2-D arrays and rarely needed.
-    all_finite = bool(np.isfinite(yt).all() and np.isfinite(yp).all())
-    keep = None if all_finite else finite_rows(nan_policy, y_true=yt, y_pred=yp)
-    yt, yp, w = take(keep, yt, yp, w)
-    nonempty(yt.shape[0], "y_true")
-    if w is not None and not w.sum() > 0:
-        raise EmptyInputError("sample_weight sums to zero; there is no weight to average over")
+    finite = ("y_true", "y_pred")
+    yt, yp, w = checked_rows(nan_policy, sample_weight, finite, y_true=yt, y_pred=yp)
     return yt, yp, w
 
 

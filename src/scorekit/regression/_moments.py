@@ -34,7 +34,7 @@ import numpy as np
 
 from .._errors import EmptyInputError, ShapeError
 from .._typing import FloatArray
-from .._validation import undefined
+from .._validation import undefined, zero_weight_error
 from ._inputs import FRACTION_OPTIONS, average_outputs, output_weights
 
 __all__: list[str] = []
@@ -275,7 +275,7 @@ def _check_state(s: MomentsState) -> None:
     if s.n == 0:
         raise EmptyInputError("no rows were seen; at least one sample is needed")
     if not s.weight > 0:
-        raise EmptyInputError("sample_weight sums to zero; there is no weight to average over")
+        raise zero_weight_error()
 
 
 def _mae_from_moments(s: MomentsState, multioutput: Any = "uniform_average") -> float | FloatArray:

@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from .._typing import ArrayLike, FloatArray
+from .._validation import zero_weight_error
 from ._inputs import average_outputs, output_weights, regression_inputs
 
 __all__ = ["median_absolute_error"]
@@ -80,6 +81,8 @@ def median_absolute_error(
     """
     y, p, w = regression_inputs(y_true, y_pred, sample_weight, nan_policy)
     weights = output_weights(multioutput, y.shape[1])
+    if w is not None and not w.sum() > 0:
+        raise zero_weight_error()
     err = np.abs(y - p)
     if w is None:
         per_output = np.asarray(np.median(err, axis=0), dtype=np.float64)

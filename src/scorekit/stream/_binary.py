@@ -1,6 +1,6 @@
 r"""``BinaryCurve``: the streaming front end of the binary score metrics (AUC, AP, curves, KS, log loss).
 
-The state is :class:`~scorekit.classification._curves.CurveState`, the table
+The state is :class:`~scorekit.classification._curve_kernel.CurveState`, the table
 of distinct scores with the positive and negative weight at each; chunks go
 through ``_curve_from_chunk``, states merge with ``_merge_curves`` and every
 metric is the one-shot function's ``*_from_curve`` kernel, so results equal
@@ -13,16 +13,15 @@ from typing import Any
 
 import numpy as np
 
-from .._errors import EmptyInputError, LabelError, NonFiniteError, ParameterError
+from .._codes import distinct
+from .._errors import EmptyInputError, LabelError, ParameterError
 from .._typing import AnyArray, ArrayLike, FloatArray
-from .._validation import check_option, labels_1d, undefined
-from ..classification._curves import (
+from .._validation import check_option, check_probabilities, labels_1d, undefined
+from ..classification._curve_kernel import (
     CurveState,
     _ap_from_curve,
     _auc_from_curve,
     _bep_from_curve,
-    _binary_inputs,
-    _check_probabilities,
     _curve_from_chunk,
     _ks_from_curve,
     _merge_curves,
@@ -30,10 +29,14 @@ from ..classification._curves import (
     _pr_from_curve,
     _rank_loss_from_curve,
     _roc_from_curve,
-    _scores_1d,
 )
+from ..classification._curves import _binary_inputs
 from ..classification._proba import _binary_log_loss_sums, _log_loss_from_curve
-from ..classification._thresholds import ThresholdTable, _threshold_table_from_curve
+from ..classification._thresholds import (
+    ThresholdTable,
+    _threshold_table_from_curve,
+    _threshold_values,
+)
 from ._base import (
     Accumulator,
     decode_array,
@@ -42,7 +45,7 @@ from ._base import (
     encode_float,
     plain,
 )
-from ._labels import check_binary_classes, chunk_classes, empty_chunk, union_classes
+from ._labels import check_binary_classes, empty_chunk, union_classes
 
 __all__ = ["BinaryCurve"]
 
@@ -73,8 +76,9 @@ class BinaryCurve(Accumulator):
 
     with :math:`P_g, N_g` the positive and negative weight of bin ``g``
     (about ``1/(4N)`` and ``1/N`` for scores spread evenly). Average
-    precision and the curves are those of the binned scores; log loss stays
-    exact (its sum is kept apart).
+    precision and the curves are those of the binned scores; log loss is not
+    binned (its sum over the rows is kept apart, equal to the one-shot value
+    to rounding).
 
     Parameters
     ----------
@@ -157,7 +161,7 @@ class BinaryCurve(Accumulator):
             return self
         labels = labels_1d(y_true, "y_true")
         y, s, w = _binary_inputs(labels, y_score, sample_weight, self.pos_label, self.nan_policy)
-        self._add_classes(chunk_classes(labels))
+        self._add_classes(distinct(labels))
         if s.size:
             self._lo, self._hi = min(self._lo, float(s.min())), max(self._hi, float(s.max()))
         if self._edges is not None:
@@ -264,21 +268,19 @@ class BinaryCurve(Accumulator):
     ) -> ThresholdTable:
         """Counts and rates at each threshold; see :func:`scorekit.threshold_table`."""
         c = self._curve()
-        thr = None
-        if thresholds is not None:
-            thr = _scores_1d(thresholds, "thresholds")
-            if np.isnan(thr).any():
-                raise NonFiniteError(f"thresholds contains {int(np.isnan(thr).sum())} NaN values")
-        return _threshold_table_from_curve(c, thr, zero_division)
+        return _threshold_table_from_curve(c, _threshold_values(thresholds), zero_division)
 
     def log_loss(self) -> float:
         """Binary log loss of the scores read as P(positive); see :func:`scorekit.log_loss`.
 
-        Exact in both modes (in ``bins`` mode its sum is kept apart). As the
-        one-shot function, scores outside [0, 1] and a single class raise.
+        Bit-identical to the one-shot value for integer (and unit) weights: both
+        sum the same fixed-point integers (see ``classification._proba``). In
+        ``bins`` mode the loss is summed over the rows apart from the bins, equal
+        to rounding. As the one-shot function, scores outside [0, 1] and a single
+        class raise.
         """
         c = self._curve()
-        _check_probabilities(np.array([self._lo, self._hi]), "y_score")
+        check_probabilities(np.array([self._lo, self._hi]), "y_score")
         classes = self._classes
         if classes is None or classes.size < 2:
             shown = [] if classes is None else classes.tolist()

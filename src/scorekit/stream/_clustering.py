@@ -4,7 +4,7 @@ The state is :class:`~scorekit.clustering._contingency.ContingencyState`, the
 non-zero cells of the contingency table; it never holds rows. As the kernel
 module's docstring prescribes, each side keeps its label vocabulary in
 first-seen order (a new label is appended, so earlier codes stay valid): a
-chunk is coded with ``_encode_labels``, its classes are mapped to vocabulary
+chunk is coded with ``scorekit._codes.encode``, its classes are mapped to vocabulary
 positions and its codes translated before ``_contingency_from_chunk``; another
 accumulator's state is moved into this vocabulary with
 ``_remap_contingency``. Before a metric is read the state is remapped once
@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from .._codes import encode
 from .._errors import EmptyInputError, LabelError, ParameterError
 from .._typing import AnyArray, ArrayLike, IntArray
 from .._validation import check_same_length, labels_1d
@@ -25,7 +26,6 @@ from ..clustering._contingency import (
     ContingencyState,
     _ari_from_contingency,
     _contingency_from_chunk,
-    _encode_labels,
     _fowlkes_mallows_from_contingency,
     _merge_contingency,
     _rand_from_contingency,
@@ -43,18 +43,6 @@ from ._base import Accumulator, decode_array, encode_array
 from ._labels import empty_chunk
 
 __all__ = ["Contingency"]
-
-
-def _encode(y: AnyArray) -> tuple[AnyArray, IntArray]:
-    """``_encode_labels``, with bools coded as 0/1 and named back as bools.
-
-    ``_encode_labels`` names the classes of an all-True bool chunk ``[False]``;
-    the one-shot functions never read the names, this accumulator does.
-    """
-    if y.dtype.kind == "b":
-        classes, codes = _encode_labels(y.view(np.uint8))
-        return classes.astype(bool), codes
-    return _encode_labels(y)
 
 
 class _Vocabulary:
@@ -145,8 +133,8 @@ class Contingency(Accumulator):
         t = labels_1d(labels_true, "labels_true")
         p = labels_1d(labels_pred, "labels_pred")
         check_same_length(labels_true=t, labels_pred=p)
-        classes, t_codes = _encode(t)
-        clusters, p_codes = _encode(p)
+        classes, t_codes = encode(t)
+        clusters, p_codes = encode(p)
         t_map = self._true.positions(classes, "labels_true")
         p_map = self._pred.positions(clusters, "labels_pred")
         state = _contingency_from_chunk(

@@ -11,7 +11,6 @@ label "occurs" from rows, whatever their weight.
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -22,8 +21,13 @@ from .._errors import EmptyInputError, LabelError, ParameterError, ShapeError
 from .._typing import AnyArray, ArrayLike
 from .._validation import check_option
 from ..classification._counts import _check_beta
-from ..classification._counts_input import check_average, label_positions, targets
-from ..classification._counts_input import zero_division_value as _zero_division_value
+from ..classification._counts_input import (
+    counts_for_labels,
+    matrix_for_labels,
+    select_counts,
+    targets,
+    zero_division_value,
+)
 from ..classification._counts_state import (
     CM_MAX_CELLS,
     PRF,
@@ -42,7 +46,6 @@ from ..classification._counts_state import (
     _normalize_confusion,
     _prf_from_counts,
     _specificity_from_counts,
-    _take_square,
 )
 from ..classification._labels import given_labels
 from ._base import Accumulator, decode_array, encode_array, plain
@@ -73,45 +76,6 @@ def _merge(a: _Confusion, b: _Confusion) -> _Confusion:
     if a.weighted is None and b.weighted is None:
         return _Confusion(counts, None)
     return _Confusion(counts, _merge_confusion(_as_weighted(a), _as_weighted(b)))
-
-
-def _select_counts(c: ClassCounts, labels: Any, pos_label: Any, average: str | None) -> ClassCounts:
-    """The classes a set-wise metric reports: scikit-learn's rules for 1-D targets.
-
-    The 1-D branch of ``_counts_input.setwise_counts``, which takes validated
-    rows rather than counts (see the report of issue 6: a ``select_counts``
-    split there would make this adapter a single call).
-    """
-    check_average(average)
-    if average == "samples":
-        raise ParameterError(
-            "average='samples' is only meaningful for multilabel targets; "
-            "use accuracy for 1-D labels"
-        )
-    if average == "binary":
-        if c.classes.size > 2:
-            raise LabelError(
-                "Target is multiclass but average='binary'; please choose another average "
-                "setting, one of None, 'micro', 'macro', 'weighted'"
-            )
-        pos, extra = label_positions(c.classes, np.asarray([pos_label]), "pos_label")
-        if extra.size and c.classes.size == 2:
-            raise LabelError(
-                f"pos_label={pos_label!r} is not a valid label: it should be one of "
-                f"{c.classes.tolist()}"
-            )
-        return c.take(pos, extra)
-    if pos_label not in (None, 1):
-        warnings.warn(
-            f"pos_label={pos_label!r} is ignored when average={average!r} (not 'binary'); "
-            "use labels=[pos_label] to score a single class",
-            UserWarning,
-            stacklevel=4,
-        )
-    given = given_labels(labels)
-    if given is None:
-        return c
-    return c.take(*label_positions(c.classes, given, "labels"))
 
 
 class ConfusionMatrix(Accumulator):
@@ -226,17 +190,10 @@ class ConfusionMatrix(Accumulator):
 
     def _matrix(self, labels: ArrayLike | None, name_true: str) -> AnyArray:
         """The matrix, restricted to ``labels`` (rows and columns), as the one-shot ``_matrix``."""
-        s = self._confusion()
-        cm = self._cm()
-        given = given_labels(self._labels(labels))
-        if given is None:
-            return cm.matrix
-        pos, _ = label_positions(cm.classes, given, "labels")
-        found = pos[pos < cm.classes.size]
-        rows = s.counts.matrix.sum(axis=1)
-        if not np.any(rows[found] > 0):
-            raise LabelError(f"labels={given[:5].tolist()}: at least one must occur in {name_true}")
-        return _take_square(cm.matrix, pos)
+        counts = self._confusion().counts.matrix
+        return matrix_for_labels(
+            self._cm(), self._labels(labels), name_true, lambda: counts.sum(axis=1)
+        )
 
     @property
     def classes(self) -> AnyArray:
@@ -257,10 +214,7 @@ class ConfusionMatrix(Accumulator):
 
     def multilabel_confusion_matrix(self, *, labels: ArrayLike | None = None) -> AnyArray:
         """One-vs-rest ``[[tn, fp], [fn, tp]]`` per class; see :func:`scorekit.multilabel_confusion_matrix`."""
-        c = self._class_counts()
-        given = given_labels(self._labels(labels))
-        if given is not None:
-            c = c.take(*label_positions(c.classes, given, "labels"))
+        c = counts_for_labels(self._class_counts(), self._labels(labels))
         return np.stack([c.tn, c.fp, c.fn, c.tp], axis=-1).reshape(-1, 2, 2)
 
     def accuracy(self, *, normalize: bool = True) -> float:
@@ -298,8 +252,9 @@ class ConfusionMatrix(Accumulator):
     def _selected(
         self, labels: ArrayLike | None, pos_label: Any, average: str | None, zero_division: Any
     ) -> ClassCounts:
-        _zero_division_value(zero_division)
-        return _select_counts(self._class_counts(), self._labels(labels), pos_label, average)
+        zero_division_value(zero_division)
+        counts = self._class_counts()
+        return select_counts(counts, self._labels(labels), pos_label, average, stacklevel=4)
 
     def precision_recall_fscore_support(
         self,

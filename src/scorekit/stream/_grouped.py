@@ -11,30 +11,22 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+from .._codes import encode
 from .._errors import EmptyInputError, LabelError
 from .._typing import AnyArray, ArrayLike
-from .._validation import (
-    binary_target,
-    check_option,
-    check_same_length,
-    finite_rows,
-    labels_1d,
-    scores_1d,
-    take,
-    weights_1d,
-)
+from .._validation import check_option
 from ..recsys._gauc import (
     GroupAUCTable,
     GroupedCurveState,
     GroupWeights,
     _check_weights_option,
-    _encode_groups,
     _gauc_from_state,
+    _gauc_inputs,
     _grouped_curve_from_chunk,
     _merge_grouped_curves,
 )
 from ._base import Accumulator, decode_array, encode_array
-from ._labels import check_binary_classes, chunk_classes, empty_chunk, union_classes
+from ._labels import check_binary_classes, empty_chunk, union_classes
 
 __all__ = ["GroupedCurve"]
 
@@ -105,19 +97,10 @@ class GroupedCurve(Accumulator):
         """Add a chunk (arguments as :func:`scorekit.gauc`); returns self."""
         if empty_chunk(y_true, y_score, groups, sample_weight):
             return self
-        # the validation of scorekit.gauc, step by step (it has no separate input function)
-        labels = labels_1d(y_true, "y_true")
-        s = scores_1d(y_score, "y_score")
-        g = labels_1d(groups, "groups")
-        n = check_same_length(y_true=labels, y_score=s, groups=g)
-        w = weights_1d(sample_weight, n)
-        keep = finite_rows(self.nan_policy, y_score=s)
-        labels, s, g, w = take(keep, labels, s, g, w)
+        y, s, g, w, classes = _gauc_inputs(y_true, y_score, groups, sample_weight, self.nan_policy)
         self._check_groups(g.dtype.kind in "USO")
-        classes = chunk_classes(labels)
         self._add_classes(classes)
-        y = binary_target(labels, None, "y_true", classes=classes)
-        codes, group_labels = _encode_groups(g)
+        group_labels, codes = encode(g, gaps=True)
         self._pending.push(_grouped_curve_from_chunk(codes, y, s, w, group_labels))
         return self
 

@@ -32,23 +32,6 @@ def empty_chunk(*arrays: Any) -> bool:
     return all(_n_rows(a) == 0 for a in arrays if a is not None)
 
 
-def chunk_classes(y: AnyArray) -> AnyArray:
-    """Sorted distinct labels of a chunk; cheap for bools and for two-valued numbers.
-
-    >>> chunk_classes(np.array([1.0, 0.0, 1.0])).tolist()
-    [0.0, 1.0]
-    """
-    if y.size == 0:
-        return y[:0]
-    if y.dtype.kind in "biuf":
-        lo, hi = y.min(), y.max()
-        if lo == hi:
-            return np.asarray([lo], dtype=y.dtype)
-        if bool(((y == lo) | (y == hi)).all()):
-            return np.asarray([lo, hi], dtype=y.dtype)
-    return np.unique(y)
-
-
 def union_classes(seen: AnyArray | None, new: AnyArray, name: str = "y_true") -> AnyArray:
     """Sorted union of the classes seen so far and a chunk's classes (strings and numbers never mix).
 

@@ -83,7 +83,8 @@ class RegressionMoments(Accumulator):
     ) -> RegressionMoments:
         """Add a chunk (arguments as :func:`scorekit.mae`); returns self.
 
-        A chunk whose weights sum to 0 raises, as the one-shot functions do.
+        A chunk whose weights sum to 0 is taken; the metrics raise only when all
+        the weight seen sums to 0, as the one-shot functions on all rows do.
         """
         if empty_chunk(y_true, y_pred, sample_weight):
             return self

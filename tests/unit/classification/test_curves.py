@@ -29,14 +29,14 @@ from scorekit._errors import (
     ShapeError,
     UndefinedMetricWarning,
 )
-from scorekit.classification import _curves as kc
+from scorekit.classification import _curve_kernel as kc
 from scorekit.classification._calibration import (
     _bin_edges,
     _calibration_bins,
     _ece_from_bins,
     _merge_calibration_bins,
 )
-from scorekit.classification._proba import _log_loss_from_curve
+from scorekit.classification._proba import _log_loss_from_curve, _units_total
 from scorekit.classification._thresholds import _threshold_table_from_curve
 
 # ---------------------------------------------------------------- worked examples
@@ -246,6 +246,80 @@ def test_chunked_curve_merge_equals_one_shot(case, cuts):
     assert kc._ap_from_curve(state) == sk.average_precision(y, s)
 
 
+def _merge_by_unique(a, b):
+    """The reference merge: re-sort the union of the scores, add the weights per score."""
+    neg_scores, inverse = np.unique(-np.concatenate([a.scores, b.scores]), return_inverse=True)
+    size = neg_scores.size
+    pos = np.bincount(inverse, np.concatenate([a.pos, b.pos]), minlength=size)
+    neg = np.bincount(inverse, np.concatenate([a.neg, b.neg]), minlength=size)
+    return kc.CurveState(-neg_scores + 0.0, pos, neg)
+
+
+@given(
+    st.lists(st.sampled_from([0.0, -0.0, 0.25, 0.5, 0.75, 1.0, 3.0, -2.0]), max_size=8),
+    st.lists(st.sampled_from([0.0, -0.0, 0.25, 0.5, 0.75, 1.0, 3.0, -2.0]), max_size=8),
+    st.integers(0, 2**16),
+)
+def test_merge_of_sorted_scores_equals_a_full_re_sort(left, right, seed):
+    rng = np.random.default_rng(seed)
+
+    def state(scores):
+        s = np.array(scores, float)
+        y, w = rng.random(s.size) < 0.5, rng.random(s.size) + 0.1  # argsort path keeps -0.0
+        return kc._curve_from_chunk(y, s, w)
+
+    a, b = state(left), state(right)
+    got, want = kc._merge_curves(a, b), _merge_by_unique(a, b)
+    for field in ("scores", "pos", "neg"):
+        np.testing.assert_array_equal(getattr(got, field), getattr(want, field))
+    assert not np.signbit(got.scores).any() or (got.scores < 0).any()  # -0.0 became 0.0
+    assert np.all(np.diff(got.scores) < 0)
+
+
+def test_auc_and_rank_loss_exact_with_huge_integer_counts():
+    # Odd counts up to 2**50 (P, N below 2**53), so 2·P·N ≈ 2**103: float64 sums of the
+    # half-integer pair counts lose the low bits. The kernel counts pairs in integers and
+    # rounds once, as the fast path _binary_auc rounds its own integer count: (2·U) / 2 as
+    # a Python true division.
+    rng = np.random.default_rng(2)
+    pos = rng.integers(2**40, 2**50, 4) | 1
+    neg = rng.integers(2**40, 2**50, 4) | 1
+    c = kc.CurveState(np.array([4.0, 3.0, 2.0, 1.0]), pos.astype(float), neg.astype(float))
+    p, n = pos.tolist(), neg.tolist()
+    before = [sum(p[:g]) for g in range(4)]
+    twice_u = sum(n[g] * (2 * before[g] + p[g]) for g in range(4))  # exact, Python ints
+    n_pos, n_neg = float(sum(p)), float(sum(n))
+    want = float(np.float64(twice_u / 2) / (np.float64(n_pos) * np.float64(n_neg)))
+    assert kc._auc_from_curve(c) == want
+    # the float64 formula of small states gives another AUC here: this test can fail
+    tp_before = np.cumsum(c.pos) - c.pos
+    naive = float(np.sum(c.neg * (tp_before + c.pos / 2)))
+    assert float(np.float64(naive) / (np.float64(n_pos) * np.float64(n_neg))) != want
+    before_neg = [sum(n[:g]) for g in range(4)]
+    twice_l = sum(p[g] * (2 * before_neg[g] + n[g]) for g in range(4))
+    want_loss = float(np.float64(twice_l / 2) / (np.float64(n_pos) * np.float64(n_neg)))
+    assert kc._rank_loss_from_curve(c) == want_loss
+
+
+def test_auc_of_a_large_integer_state_equals_the_fast_path():
+    # 2·P·N >= 2**53 with unit weights: the integer branch of the kernel, and the fast path
+    # on the rows the state stands for (ties included), give the same bits.
+    rng = np.random.default_rng(3)
+    s = np.round(rng.random(12_000_000 // 64), 3)
+    y = rng.random(s.size) < 0.5
+    c = kc._curve_from_chunk(y, s)
+    scale = 2**12  # the same curve, every count times 2**12: int64 pair counts
+    big = kc.CurveState(c.scores, c.pos * scale, c.neg * scale)
+    assert 2.0**53 <= 2 * big.pos.sum() * big.neg.sum() < 2.0**63
+    p, n = [int(v) for v in big.pos], [int(v) for v in big.neg]
+    tp, twice = 0, 0
+    for pg, ng in zip(p, n, strict=True):
+        twice += ng * (2 * tp + pg)
+        tp += pg
+    want = float(np.float64(twice / 2) / (np.float64(sum(p)) * np.float64(sum(n))))
+    assert kc._auc_from_curve(big) == want
+
+
 @pytest.mark.parametrize(
     "scores",
     [
@@ -303,7 +377,37 @@ def test_zero_weight_rows_are_dropped_like_sklearn():
 def test_log_loss_from_curve_equals_log_loss():
     y, p = np.array([1, 0, 1, 1, 0]), np.array([0.9, 0.2, 0.2, 1.0, 0.0])
     state = kc._curve_from_chunk(y.astype(bool), p)
-    assert _log_loss_from_curve(state) == pytest.approx(sk.log_loss(y, p), rel=1e-14)
+    assert _log_loss_from_curve(state) == sk.log_loss(y, p)  # the same fixed-point integers
+
+
+def test_log_loss_integer_weights_equal_repeated_rows_bit_for_bit():
+    # Fixed-point sums are exact: weight k is k copies of the row, to the last bit.
+    rng = np.random.default_rng(4)
+    y, p = rng.random(3000) < 0.4, np.round(rng.random(3000), 3)
+    w = rng.integers(0, 5, 3000)
+    assert sk.log_loss(y, p, sample_weight=w) == sk.log_loss(np.repeat(y, w), np.repeat(p, w))
+
+
+def test_log_loss_fixed_point_is_the_correctly_rounded_mean_to_7e_18():
+    # math.fsum gives the exactly rounded sum of the float64 row losses; the fixed-point
+    # mean truncates each row to a multiple of 2**-57 (< 7e-18) and rounds once.
+    rng = np.random.default_rng(9)
+    y, p = rng.random(20_000) < 0.5, rng.random(20_000)
+    q = np.where(y, p, 1 - p).clip(2.0**-52, 1 - 2.0**-52)
+    exact = math.fsum(-np.log(q)) / q.size
+    assert abs(sk.log_loss(y, p) - exact) <= 2.0**-57 + 2.0**-53 * exact
+
+
+@pytest.mark.parametrize("count_bits", [0, 20, 36])  # None-like, int64 halves, 21-bit limbs
+def test_units_total_is_exact(count_bits):
+    rng = np.random.default_rng(count_bits)
+    units = rng.integers(0, 2**62, 64)
+    counts = None if count_bits == 0 else rng.integers(0, 2**count_bits, 64)
+    want = sum(
+        int(u) * (1 if counts is None else int(c))
+        for u, c in zip(units, counts if counts is not None else units, strict=True)
+    )
+    assert _units_total(units, counts) == want
 
 
 def test_threshold_table_from_merged_curve():

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from scorekit._codes import encode
 from scorekit._errors import (
     EmptyInputError,
     LengthMismatchError,
@@ -37,7 +38,6 @@ from scorekit.clustering._contingency import (
     ContingencyState,
     _ari_from_contingency,
     _contingency_from_chunk,
-    _encode_labels,
     _merge_contingency,
     _pair_confusion,
     _rand_from_contingency,
@@ -123,32 +123,6 @@ def test_manning_mutual_information_and_nmi():
     assert round(nmi, 2) == 0.36  # the book's Table 16.2
 
 
-# --- Coding ----------------------------------------------------------------------------------
-@pytest.mark.parametrize(
-    "y",
-    [
-        np.array([True, False, True]),
-        np.array([2**64 - 1, 2**64 - 3, 2**64 - 1], dtype=np.uint64),
-        np.array([-128, 127, 0, -128], dtype=np.int8),
-        np.array([-5, 3, -5]),
-        np.array([0, 10**12, 5]),
-        np.array(["b", "a", "b"]),
-        np.array([1.5, 0.5, 1.5]),
-        np.array([3], dtype=np.uint8),
-    ],
-    ids=["bool", "uint64-huge", "int8-extremes", "negative", "wide-range", "str", "float", "one"],
-)
-def test_encode_labels_matches_np_unique(y):
-    before = y.copy()
-    classes, codes = _encode_labels(y)
-    expected_classes, expected_codes = np.unique(y, return_inverse=True)
-    assert classes.dtype == expected_classes.dtype
-    np.testing.assert_array_equal(classes, expected_classes)
-    np.testing.assert_array_equal(codes, expected_codes)
-    assert codes.dtype == np.int64
-    np.testing.assert_array_equal(y, before)
-
-
 # --- Counting, merging, remapping ------------------------------------------------------------
 def test_dense_and_sparse_paths_agree(rng):
     t = rng.integers(0, 50, 3000)
@@ -211,8 +185,8 @@ def test_vocabulary_protocol_reproduces_one_shot(labels, cuts):
     for a, b in pairwise(edges):
         if a == b:
             continue
-        ct, kt = _encode_labels(t[a:b])
-        cp, kp = _encode_labels(p[a:b])
+        ct, kt = encode(t[a:b])
+        cp, kp = encode(p[a:b])
         map_t = np.array([vocab_t.setdefault(c, len(vocab_t)) for c in ct.tolist()])
         map_p = np.array([vocab_p.setdefault(c, len(vocab_p)) for c in cp.tolist()])
         chunk = _contingency_from_chunk(
@@ -222,8 +196,8 @@ def test_vocabulary_protocol_reproduces_one_shot(labels, cuts):
     rank_t = np.argsort(np.argsort(np.array(list(vocab_t))))
     rank_p = np.argsort(np.argsort(np.array(list(vocab_p))))
     final = _remap_contingency(state, rank_t, rank_p, len(vocab_t), len(vocab_p))
-    classes_t, codes_t = _encode_labels(t)
-    classes_p, codes_p = _encode_labels(p)
+    classes_t, codes_t = encode(t)
+    classes_p, codes_p = encode(p)
     _same_state(
         final,
         _contingency_from_chunk(codes_t, codes_p, n_true=classes_t.size, n_pred=classes_p.size),
