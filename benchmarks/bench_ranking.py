@@ -13,7 +13,9 @@ grades 0-2). Measures: nDCG@10, AP, RR, P@10, R@100.
     + ``RelevanceEvaluator``; both parse the same files in a temp dir.
     (b') the same with the run file's lines shuffled (no rank order to exploit).
 
-The |diff| column compares the nDCG@10 means. Develop with ``--queries 1000``.
+The |diff| column compares the nDCG@10 means (ranx breaks score ties its own
+way, hence its small difference). Develop with ``--queries 1000``; ``--parts a``
+or ``--parts b`` runs one comparison.
 """
 
 from __future__ import annotations
@@ -103,11 +105,12 @@ def nested(q: np.ndarray, d: np.ndarray, v: np.ndarray, cast: Any) -> dict[str, 
 
 def main() -> None:
     p = parser("scorekit.evaluate vs ranx and pytrec_eval", rows=10_000_000)
-    p.add_argument("--queries", type=int, default=10_000)
-    p.add_argument("--docs", type=int, default=1_000)
+    p.add_argument("--queries", type=int, default=None, help="default: rows / docs (10,000)")
+    p.add_argument("--docs", type=int, default=1_000, help="documents per query")
     p.add_argument("--parts", default="ab", help="which comparisons: a (ranx), b (TREC files)")
     args = p.parse_args()
-    n_q, n_d = args.queries, args.docs
+    n_d = args.docs
+    n_q = args.queries or max(1, args.rows // n_d)
     print(f"ranking: {n_q:,} queries x {n_d:,} documents = {n_q * n_d:,} run rows")
     data = generate(n_q, n_d, args.seed)
     q, d, s = data["run"]

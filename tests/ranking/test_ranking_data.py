@@ -67,6 +67,10 @@ def test_blocks_and_line_numbers_across_blocks(tmp_path, monkeypatch):
     whole = Run.from_trec(path).to_dict()
     monkeypatch.setattr(_trec, "_BLOCK", 97)  # a few lines per block
     assert Run.from_trec(path).to_dict() == whole
+    monkeypatch.setattr(_trec, "_MAP_ABOVE", 0)  # memory-mapped, last blocks copied with padding
+    assert Run.from_trec(path).to_dict() == whole
+    no_newline = write(tmp_path, "\n".join(lines), "no_newline.txt")
+    assert Run.from_trec(no_newline).to_dict() == whole
     lines[300] = "q1 Q0 broken"
     bad = write(tmp_path, "\t".join(["x"]) + "\n" + "\n".join(lines) + "\n", "bad.txt")
     with pytest.raises(ParseError, match="line 1: expected at least 6"):
@@ -90,11 +94,14 @@ def test_utf8_ids_order_by_bytes():
     assert list(run.to_dict()["q"]) == ["é", "z", "a"]
 
 
-def test_long_ids(tmp_path):
+@pytest.mark.parametrize("block", [1 << 20, 16])
+def test_long_ids(tmp_path, monkeypatch, block):
+    monkeypatch.setattr(_trec, "_BLOCK", block)  # 16: every line is longer than a block
     long_id = "x" * 100
-    text = f"q Q0 {long_id} 1 2.0 r\nq Q0 {long_id}y 2 1.0 r\n"
+    text = f"q Q0 {long_id} 1 2.0 r\nq Q0 {long_id}y 2 1.0 r\n" * 1 + "p Q0 a 1 1 r\n"
     run = Run.from_trec(write(tmp_path, text))
     assert list(run.to_dict()["q"]) == [long_id, long_id + "y"]
+    assert run.query_ids == ["p", "q"]
 
 
 # ---------------------------------------------------------------- errors
@@ -280,10 +287,10 @@ def test_rank_order_matches_a_plain_sort(rows, random):
     assert got == expected
 
 
-def test_large_interleaved_input_equals_grouped_input():
+@pytest.mark.parametrize(("n", "n_queries"), [(5000, 60), (9000, 1500)])
+def test_large_interleaved_input_equals_grouped_input(n, n_queries):
     rng = np.random.default_rng(3)
-    n = 5000
-    q = rng.integers(0, 60, n)
+    q = rng.integers(0, n_queries, n)
     d = rng.permutation(n)  # distinct documents
     s = rng.integers(0, 20, n) / 4  # many ties
     grouped = np.lexsort((-s, q))
@@ -299,3 +306,12 @@ def test_stable_grouping_of_many_query_codes():
 
     codes = np.random.default_rng(4).integers(0, 1 << 20, 3000)
     assert (_stable_by_query(codes) == np.argsort(codes, kind="stable")).all()
+
+
+def test_run_does_not_alias_the_callers_arrays():
+    score = np.array([0.1, 0.2, 0.2])
+    doc = np.array([b"a", b"b", b"c"], dtype="S8")
+    run = Run.from_arrays(["q", "q", "q"], doc, score)
+    score[:] = 9.0
+    doc[:] = b"z"
+    assert run.to_dict() == {"q": {"c": 0.2, "b": 0.2, "a": 0.1}}

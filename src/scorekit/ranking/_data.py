@@ -22,8 +22,8 @@ from .._optional import require
 from .._typing import AnyArray, ArrayLike, FloatArray, IntArray
 from .._validation import as_array, check_same_length, scores_1d
 from . import _trec
-from ._ids import U64, decode, hash_ids, id_bytes, order_words, words
-from ._order import rank_order
+from ._ids import U64, decode, hash_ids, id_bytes, lookup, order_words, words
+from ._order import apply_order, rank_order
 
 __all__ = ["Qrels", "Run"]
 
@@ -59,13 +59,15 @@ def _query_codes(qids: AnyArray, seg_len: IntArray | None = None) -> tuple[AnyAr
         code = inverse.astype(np.int64)
     else:
         vocab, code = _hashed_codes(qids, w)
+    if vocab.size < 1 << 31:
+        code = code.astype(np.int32)
     return vocab, code if seg_len is None else np.repeat(code, seg_len)
 
 
 def _hashed_codes(qids: AnyArray, w: U64) -> tuple[AnyArray, IntArray]:
     h = hash_ids(qids)
     distinct = np.unique(h)
-    code = np.searchsorted(distinct, h)
+    code = lookup(distinct, h) if distinct.size > 256 else np.searchsorted(distinct, h)
     rep = np.empty(distinct.size, np.int64)
     rep[code] = np.arange(qids.size)
     if not (w == w[rep][code]).all():  # a hash collision: sort the ids themselves
@@ -150,8 +152,8 @@ class Run:
         {'q1': {'b': 2.0, 'a': 1.0}}
         """
         q = id_bytes(query, "query")
-        d = id_bytes(doc, "doc")
-        s = scores_1d(score, "score")
+        d = _own(id_bytes(doc, "doc"), doc)
+        s = _own(scores_1d(score, "score"), score)
         _check_lengths(q, d, s, "score")
         if not np.isfinite(s).all():
             bad = int((~np.isfinite(s)).sum())
@@ -188,9 +190,7 @@ class Run:
         cls, q: AnyArray, d: AnyArray, s: FloatArray, tag: str, q_len: IntArray | None = None
     ) -> Run:
         queries, code = _query_codes(q, q_len)
-        perm = rank_order(code, s, d)
-        if perm is not None:
-            code, d, s = code[perm], d[perm], s[perm]
+        code, s, d = apply_order(rank_order(code, s, d), code, s, d, owned=True)
         coded = _Coded(queries, code, d, _starts(code, queries.size))
         index = _doc_index(coded)
         return cls(coded, s, str(tag), index)
@@ -371,6 +371,11 @@ class Qrels:
         )
 
 
+def _own(arr: AnyArray, given: Any) -> AnyArray:
+    """``arr``, copied if it may be (a view of) the caller's array: a Run never aliases input."""
+    return arr.copy() if arr is given or not arr.flags.owndata else arr
+
+
 def _grades(relevance: ArrayLike) -> IntArray:
     arr = as_array(relevance, "relevance")
     if arr.dtype.kind in "biu":
@@ -425,7 +430,7 @@ def _doc_index(c: _Coded) -> U64:
     keys: U64 = np.empty(n, np.uint64)
     for lo in range(0, n, _CHUNK):  # chunks keep the temporaries small
         hi = min(lo + _CHUNK, n)
-        part = hash_ids(c.doc[lo:hi], c.query[lo:hi])
+        part = hash_ids(c.doc[lo:hi], c.query[lo:hi].astype(np.int64))
         np.bitwise_and(part, ~mask, out=part)
         np.bitwise_or(part, np.arange(lo, hi, dtype=np.uint64), out=keys[lo:hi])
     keys.sort()

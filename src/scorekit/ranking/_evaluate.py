@@ -10,6 +10,17 @@ Steps, each vectorised over all queries at once:
 3. cut each query's ranking to ``max_docs`` and, with ``judged_only``, drop the
    unjudged documents (after ranking, so tie order is kept);
 4. the :class:`~._state.RankedState` goes to the kernels of each measure.
+
+Ordering is not part of these steps: a :class:`~._data.Run` is stored in
+rank order (:mod:`._order`). The conventions of issue 8 slot in between steps
+2 and 3 without touching the kernels: ``ties=`` rearranges (or, for
+``"average"``, replaces by expectations) the relevance codes within the run's
+tie groups (:func:`._order.tie_groups` on its query and score columns;
+``"input_order"`` also needs the input position of each row, one more column
+for ``Run`` to keep);
+``missing_queries=`` is ``all_queries`` or an error in step 1; the
+``ap_denominator=`` and ``ndcg_ideal=`` choices are options of the kernels
+(:class:`~._state.Context` already carries ``rel_level`` and ``gain``).
 """
 
 from __future__ import annotations

@@ -86,7 +86,9 @@ class Ranked:
     gain: FloatArray
 
 
-def ranked(ctx: Context, params: tuple[Any, ...], lookup: Callable[[IntArray], FloatArray]) -> Ranked:
+def ranked(
+    ctx: Context, params: tuple[Any, ...], lookup: Callable[[IntArray], FloatArray]
+) -> Ranked:
     rel = ctx.state.rel
     mapped = list(_gain_map(params))
     maybe = rel > 0
@@ -255,8 +257,11 @@ def _default_range(top: IntArray, mapped: dict[int, float]) -> tuple[FloatArray,
 
 
 def rbp(ctx: Context, params: tuple[Any, ...]) -> FloatArray:
-    """Rank-biased precision; like trec_eval, gains are rescaled per query to [0, 1] when the
-    gains of the grades 0 .. highest judged grade (and mapped ones) leave that range."""
+    """Rank-biased precision, (1 − p) Σ gain_i p^(i−1).
+
+    Like trec_eval, gains are rescaled per query to [0, 1] when the gains of
+    the grades 0 .. highest judged grade (and the mapped ones) leave that range.
+    """
     p = _persistence(params)
     mapped = _gain_map(params)
     rel = ctx.state.rel

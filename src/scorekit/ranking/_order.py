@@ -17,9 +17,12 @@ afterwards (the score sort need not be stable for that).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
 import numpy as np
 
-from .._typing import AnyArray, FloatArray, IntArray
+from .._typing import AnyArray, BoolArray, FloatArray, IntArray
 from ._ids import desc_order_key
 
 __all__: list[str] = []
@@ -34,10 +37,9 @@ def _grouped_order(query: IntArray, score: FloatArray) -> IntArray | bool:
     n = query.size
     if n == 0:
         return True
-    change = np.flatnonzero(query[1:] != query[:-1]) + 1
-    rising = np.greater(score[1:], score[:-1])
-    rising[change - 1] = False  # a new query may start with a higher score
-    if rising.any():
+    change = _where_adjacent(lambda a, b: query[a] != query[b], n) + 1
+    # within a query the score never rises (a new query may start higher)
+    if _where_adjacent(lambda a, b: (score[b] > score[a]) & (query[b] == query[a]), n).size:
         return False
     seg_start = np.concatenate([[0], change])
     seg_q = query[seg_start]
@@ -49,6 +51,21 @@ def _grouped_order(query: IntArray, score: FloatArray) -> IntArray | bool:
     order = np.argsort(seg_q)
     new_start = np.cumsum(seg_len[order]) - seg_len[order]
     return np.repeat(seg_start[order] - new_start, seg_len[order]) + np.arange(n, dtype=np.int64)
+
+
+_CHUNK = 1 << 18
+
+
+def _where_adjacent(test: Callable[[slice, slice], BoolArray], n: int) -> IntArray:
+    """Indices i where ``test(rows i, rows i + 1)`` holds, in chunks (small temporaries)."""
+    parts = [
+        np.flatnonzero(
+            test(slice(lo, min(lo + _CHUNK, n - 1)), slice(lo + 1, min(lo + _CHUNK, n - 1) + 1))
+        )
+        + lo
+        for lo in range(0, n - 1, _CHUNK)
+    ]
+    return np.concatenate(parts) if parts else np.zeros(0, np.int64)
 
 
 def _stable_by_query(code: IntArray) -> IntArray:
@@ -71,7 +88,7 @@ def tie_groups(query: IntArray, score: FloatArray) -> tuple[IntArray, IntArray]:
     >>> tie_groups(np.array([0, 0, 0, 1]), np.array([2.0, 1.0, 1.0, 1.0]))
     (array([1]), array([3]))
     """
-    tied = np.flatnonzero((query[1:] == query[:-1]) & (score[1:] == score[:-1]))
+    tied = _where_adjacent(lambda a, b: (query[b] == query[a]) & (score[b] == score[a]), query.size)
     if tied.size == 0:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
     new_run = np.ones(tied.size, bool)
@@ -81,36 +98,65 @@ def tie_groups(query: IntArray, score: FloatArray) -> tuple[IntArray, IntArray]:
     return tied[new_run], tied[last] + 2
 
 
-def rank_order(query: IntArray, score: FloatArray, doc: AnyArray) -> IntArray | None:
-    """Permutation of rows into trec_eval's ranking (query, score desc, doc id desc).
+@dataclass(frozen=True, slots=True)
+class Reorder:
+    """How to put rows in rank order: ``rows[perm]`` (None: as they are), then ``[pos] = [src]``.
 
-    None when the rows are in that order already.
+    ``pos``/``src`` move documents within groups of tied scores only, so they
+    leave the query and score columns unchanged and touch just the ids.
+    """
+
+    perm: IntArray | None
+    pos: IntArray
+    src: IntArray
+    gathered: tuple[AnyArray, ...] = ()  # the columns already taken in ``perm`` order
+
+
+def rank_order(query: IntArray, score: FloatArray, doc: AnyArray) -> Reorder:
+    """How to order rows as trec_eval ranks them (query, score desc, doc id desc).
 
     Document ids are padded byte strings (:func:`._ids.padded`):
 
     >>> doc = np.array([b"x", b"a", b"b"], dtype="S8")
-    >>> rank_order(np.array([1, 0, 0]), np.array([0.5, 0.2, 0.2]), doc)
-    array([2, 1, 0])
+    >>> r = rank_order(np.array([1, 0, 0]), np.array([0.5, 0.2, 0.2]), doc)
+    >>> r.perm, r.pos, r.src
+    (array([1, 2, 0]), array([0, 1]), array([1, 0]))
     """
     grouped = _grouped_order(query, score)
     perm: IntArray | None
     if grouped is True:
-        perm, q, s = None, query, score
+        perm, q, s, d = None, query, score, doc
     else:
         if grouped is False:
             by_score = np.argsort(-score)  # SIMD sort; ties are ordered below anyway
             perm = by_score[_stable_by_query(query[by_score])]
         else:
             perm = grouped
-        q, s = query[perm], score[perm]
+        q, s, d = query[perm], score[perm], doc[perm]
+    gathered = () if perm is None else (q, s, d)
     lo, hi = tie_groups(q, s)
-    if lo.size:
-        length = hi - lo
-        pos = np.repeat(lo - np.cumsum(length) + length, length) + np.arange(int(length.sum()))
-        group = np.repeat(np.arange(lo.size), length)
-        if perm is None:
-            perm = np.arange(query.size, dtype=np.int64)
-        rows = perm[pos]
-        order = np.lexsort([*desc_order_key(doc[rows]), group])
-        perm[pos] = rows[order]
-    return perm
+    empty = np.zeros(0, np.int64)
+    if lo.size == 0:
+        return Reorder(perm, empty, empty, gathered)
+    length = hi - lo
+    pos = np.repeat(lo - np.cumsum(length) + length, length) + np.arange(int(length.sum()))
+    group = np.repeat(np.arange(lo.size), length)
+    order = np.lexsort([*desc_order_key(d[pos]), group])
+    moved = pos[order] != pos
+    return Reorder(perm, pos[moved], pos[order][moved], gathered)
+
+
+def apply_order(order: Reorder, *columns: AnyArray, owned: bool) -> list[AnyArray]:
+    """The (query, score, id) columns in rank order; tie moves only change the ids.
+
+    ``owned``: the last column may be modified in place (it is not the user's array).
+    """
+    if order.gathered:
+        out = list(order.gathered)
+    else:
+        out = [c if order.perm is None else c[order.perm] for c in columns]
+    if order.pos.size:
+        ids = out[-1] if (owned or order.perm is not None) else out[-1].copy()
+        ids[order.pos] = ids[order.src]
+        out[-1] = ids
+    return out

@@ -23,7 +23,6 @@ import difflib
 import re
 from collections.abc import Iterable
 from functools import lru_cache
-from typing import Any
 
 from .._errors import ParameterError, UnknownMeasureError
 from ._measures import BY_NAME, MEASURES, NICKNAMES, Measure, MeasureDef, known_measures
@@ -260,9 +259,3 @@ def parse_requests(requests: str | Iterable[str]) -> list[tuple[str, Measure]]:
                 continue
             out.setdefault(key if not trec and len(measures) == 1 else m.name, m)
     return list(out.items())
-
-
-def describe(measure: Any) -> str:
-    """One line about a measure's family (used by the CLI's help)."""
-    m = parse_measure(str(measure))[0]
-    return f"{m.name}: {m.definition.doc}"

@@ -45,7 +45,7 @@ def _fmt(m: Measure, value: Any) -> str:
 
 @dataclass(frozen=True, eq=False)
 class RankingResult:
-    """Per-query values and summaries of a set of measures over a run.
+    r"""Per-query values and summaries of a set of measures over a run.
 
     ``mean()`` gives the summary trec_eval prints on its ``all`` lines (the
     mean over the evaluated queries; totals for the ``num_*`` counts; the
@@ -55,6 +55,17 @@ class RankingResult:
     trec_eval (``-q`` when ``per_query=True``). Keys are the measure names as
     requested (trec_eval names for trec_eval syntax, e.g. ``P_10`` for
     ``P.10``; the alias as written, e.g. ``nDCG@10``).
+
+    Examples
+    --------
+    >>> from scorekit.ranking import Qrels, Run, evaluate
+    >>> qrels = Qrels.from_dict({"q1": {"a": 1}, "q2": {"b": 1}})
+    >>> run = Run.from_dict({"q1": {"a": 2.0, "x": 1.0}, "q2": {"x": 2.0, "b": 1.0}}, tag="bm25")
+    >>> res = evaluate(qrels, run, ["runid", "P.1", "RR"])
+    >>> res.mean(), res.per_query["RR"]
+    ({'P_1': 0.5, 'RR': 0.75}, {'q1': 1.0, 'q2': 0.5})
+    >>> res.to_trec_eval().splitlines()
+    ['runid                 \tall\tbm25', 'recip_rank            \tall\t0.7500', 'P_1                   \tall\t0.5000']
     """
 
     query_ids: tuple[str, ...]
