@@ -119,6 +119,12 @@ def test_log_loss_equals_one_shot(seed):
     y, s = _data(rng, kind=str(rng.choice(["ties", "few", "plain", "tiny"])))
     for w in (None, rng.integers(0, 4, y.size)):
         acc = feed(BinaryCurve, (y, s), rng, sample_weight=w)
+        if w is not None and not w.any():  # nothing to average over: both raise
+            with pytest.raises(sk.EmptyInputError, match="sample_weight sums to zero"):
+                sk.log_loss(y, s, sample_weight=w)
+            with pytest.raises(sk.EmptyInputError, match="sample_weight sums to zero"):
+                acc.log_loss()
+            continue
         assert acc.log_loss() == sk.log_loss(y, s, sample_weight=w)
     fractional = rng.random(y.size)
     acc = feed(BinaryCurve, (y, s), rng, sample_weight=fractional)

@@ -30,6 +30,7 @@ from .._validation import (
     labels_1d,
     scores_2d,
     undefined,
+    zero_weight_error,
 )
 from ._curve_kernel import CurveState
 from ._curves import _positives
@@ -137,6 +138,8 @@ def _log_loss_from_curve(c: CurveState) -> float:
     Σ_g pos_g·(−log p_g) + neg_g·(−log(1 − p_g)) over Σ_g (pos_g + neg_g), with the clipping of
     :func:`log_loss`; in fixed point (bit-identical to :func:`log_loss`) when the weights are integers.
     """
+    if not float(c.pos.sum() + c.neg.sum()) > 0:
+        raise zero_weight_error()
     pos = _integer_counts(c.pos)
     neg = _integer_counts(c.neg)
     if pos is not None and neg is not None and float(c.pos.sum() + c.neg.sum()) < _MAX_COUNT:
