@@ -202,6 +202,8 @@ def build_parser() -> argparse.ArgumentParser:
         "  scorekit rank qrels.test results.test -m map -m ndcg_cut.10,20 -m P.5,10\n"
         "  scorekit rank qrels.test results.trunc -m all_trec -c -M100\n"
         "  scorekit rank qrels.csv run.parquet -m nDCG@10 -m AP --format json\n"
+        "  scorekit rank qrels.txt run.txt -m nDCG@10 --ties average --ndcg-ideal candidates\n"
+        "  scorekit rank qrels.txt run.txt -m AP@10 -m nDCG@10 --compat spark\n"
         "\nOptions -m -q -c -l -M -J mean what they mean to trec_eval.\n",
         [_common(fmt=("trec", *OUTPUT_FORMATS), default="trec")],
     )
@@ -289,6 +291,39 @@ def _trec_options(
         "-M", dest="max_docs", type=int, metavar="N", help="use only the first N documents a query"
     )
     g.add_argument("-J", dest="judged_only", action="store_true", help="drop unjudged documents")
+    c = p.add_argument_group(
+        "conventions (where tools disagree; default: trec_eval's, or the --compat preset's)"
+    )
+    c.add_argument(
+        "--compat",
+        choices=("trec_eval", "sklearn", "ranx", "torchmetrics", "spark", "recbole"),
+        help="reproduce another tool: sets the options below as it does",
+    )
+    c.add_argument(
+        "--ties",
+        choices=("docid_desc", "docid_asc", "input_order", "average", "optimistic", "pessimistic"),
+        help="order of documents with equal scores (average: expectation over all orders)",
+    )
+    c.add_argument(
+        "--ap-denominator",
+        choices=("relevant", "min_relevant_k", "hits"),
+        help="AP@k divides by R, min(R, k) or the relevant documents found in the top k",
+    )
+    c.add_argument(
+        "--missing-queries",
+        choices=("ignore", "zero", "error"),
+        help="qrels queries the run misses: leave out, score 0 (-c), or fail",
+    )
+    c.add_argument(
+        "--ndcg-ideal",
+        choices=("judged", "candidates"),
+        help="nDCG's ideal ranking: of all judged documents or of the run's own",
+    )
+    c.add_argument(
+        "--gain",
+        metavar="GAIN",
+        help="nDCG gain: linear, exponential (2^grade-1), binary, or GRADE=GAIN,... (0=0,1=1,2=3)",
+    )
 
 
 def _warning_line(

@@ -228,7 +228,10 @@ def _read_inputs(
 
 
 def _evaluate_options(args: argparse.Namespace) -> dict[str, Any]:
-    """trec_eval's -l -c -M -J as keyword arguments of ``scorekit.evaluate`` (defaults left out)."""
+    """trec_eval's -l -c -M -J and the conventions as keyword arguments of ``scorekit.evaluate``.
+
+    Options left at their defaults are left out.
+    """
     options: dict[str, Any] = {}
     if args.rel_level != 1:
         options["rel_level"] = args.rel_level
@@ -238,7 +241,32 @@ def _evaluate_options(args: argparse.Namespace) -> dict[str, Any]:
         options["max_docs"] = args.max_docs
     if args.judged_only:
         options["judged_only"] = True
+    for name in ("compat", "ties", "ap_denominator", "missing_queries", "ndcg_ideal"):
+        if getattr(args, name, None) is not None:
+            options[name] = getattr(args, name)
+    if getattr(args, "gain", None) is not None:
+        options["gain"] = parse_gain(args.gain)
     return options
+
+
+def parse_gain(text: str) -> Any:
+    """``--gain``: a name, or ``GRADE=GAIN`` pairs separated by commas.
+
+    >>> parse_gain("exponential"), parse_gain("0=0, 1=1,2=3.5")
+    ('exponential', {0: 0.0, 1: 1.0, 2: 3.5})
+    """
+    if "=" not in text:
+        return text.strip()
+    mapping: dict[int, float] = {}
+    for part in text.split(","):
+        grade, _sep, gain = part.partition("=")
+        try:
+            mapping[int(grade)] = float(gain)
+        except ValueError:
+            raise ParameterError(
+                f"--gain {text!r}: expected GRADE=GAIN pairs such as 0=0,1=1,2=3, got {part!r}"
+            ) from None
+    return mapping
 
 
 def _rank(args: argparse.Namespace) -> int:

@@ -14,7 +14,7 @@ integer per retrieved document.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from functools import partial
 from typing import Any
 
@@ -22,9 +22,9 @@ import numpy as np
 
 from .._errors import EmptyInputError, ParameterError
 from .._optional import require
-from .._validation import check_option
 from ..ranking import Qrels, RankingResult, Run
-from ..ranking._evaluate import compute, ranked_state
+from ..ranking._conventions import Conventions, resolve_conventions
+from ..ranking._evaluate import check_missing, check_options, compute, ranked_state
 from ..ranking._parse import parse_requests
 from ..ranking._state import RankedState, merge_states
 from ._reduce import check_frame, check_split_every
@@ -32,17 +32,14 @@ from ._reduce import check_frame, check_split_every
 __all__ = ["evaluate"]
 
 _KEY = "__scorekit_query_key"
+_POS = "__scorekit_input_position"
 
 
-def _check_options(rel_level: Any, max_docs: Any, gain: Any) -> None:
-    """The option checks of :func:`scorekit.evaluate` (run before anything is computed)."""
-    if isinstance(rel_level, bool) or not isinstance(rel_level, (int, np.integer)) or rel_level < 0:
-        raise ParameterError(f"rel_level must be an integer >= 0, got {rel_level!r}")
-    if max_docs is not None and (
-        isinstance(max_docs, bool) or not isinstance(max_docs, (int, np.integer)) or max_docs < 0
-    ):
-        raise ParameterError(f"max_docs must be None or an integer >= 0, got {max_docs!r}")
-    check_option(gain, "gain", ("linear", "exponential"))
+def _input_position(part: Any, partition_info: Any = None) -> Any:
+    """A column that orders rows as the frame holds them: partition number, then row."""
+    i = 0 if partition_info is None else int(partition_info["number"])
+    pos = np.int64(i) * np.int64(1 << 40) + np.arange(len(part), dtype=np.int64)
+    return part.assign(**{_POS: pos})
 
 
 def _state_of(
@@ -51,25 +48,36 @@ def _state_of(
     *,
     columns: tuple[str, str, str, str],
     tag: str,
-    all_queries: bool,
     max_docs: int | None,
     judged_only: bool,
+    conventions: Conventions,
+    rel_level: int,
 ) -> RankedState | None:
     """The ranked state of one partition pair (None when it evaluates no query)."""
     query, doc, score, relevance = columns
-    if len(qrels_part) == 0 or (len(run_part) == 0 and not all_queries):
+    if len(qrels_part) == 0 or (len(run_part) == 0 and conventions.missing_queries == "ignore"):
         return None
     qrels = Qrels.from_arrays(qrels_part[query], qrels_part[doc], qrels_part[relevance])
     if len(run_part) == 0:
         # every qrels query here is missing from the run: a one-row run of a query id
         # longer than any judged one (so never evaluated) gives their all-zero state
+        # (or the error of missing_queries="error")
         dummy = "q" * (max(len(q) for q in qrels.query_ids) + 1)
         run = Run.from_arrays([dummy], ["d"], [0.0], tag=tag)
     else:
+        if _POS in run_part.columns:  # ties="input_order": rows back in the frame's order
+            run_part = run_part.iloc[np.argsort(run_part[_POS].to_numpy(), kind="stable")]
         run = Run.from_arrays(run_part[query], run_part[doc], run_part[score], tag=tag)
+    if conventions.missing_queries == "error":
+        check_missing(qrels, run)  # this partition holds every row of its queries
     try:
         return ranked_state(
-            qrels, run, all_queries=all_queries, max_docs=max_docs, judged_only=judged_only
+            qrels,
+            run,
+            max_docs=max_docs,
+            judged_only=judged_only,
+            conventions=conventions,
+            rel_level=rel_level,
         )
     except EmptyInputError:  # no query of this partition is in both
         return None
@@ -97,8 +105,13 @@ def evaluate(
     all_queries: bool = False,
     max_docs: int | None = None,
     judged_only: bool = False,
-    gain: str = "linear",
+    gain: str | Mapping[int, float] | None = None,
     per_query: bool = False,
+    ties: str | None = None,
+    ap_denominator: str | None = None,
+    missing_queries: str | None = None,
+    ndcg_ideal: str | None = None,
+    compat: str | None = None,
     npartitions: int | None = None,
     split_every: int = 8,
 ) -> RankingResult:
@@ -111,7 +124,8 @@ def evaluate(
     engine's ranked state, the states are concatenated in a tree of
     ``split_every`` per node, and the measures run once: the result (per-query
     values, means, ``to_trec_eval()``) is that of :func:`scorekit.evaluate`.
-    Options as :func:`scorekit.evaluate`.
+    Options as :func:`scorekit.evaluate`, conventions too (``ties="input_order"``
+    is the order of the rows in ``run_df``, partition by partition).
 
     Examples
     --------
@@ -122,8 +136,21 @@ def evaluate(
     ...                ["AP", "P@2"])
     >>> {k: round(v, 4) for k, v in res.mean().items()}
     {'AP': 0.5556, 'P@2': 0.5}
+    >>> res = evaluate(dd.from_pandas(qrels, npartitions=1), dd.from_pandas(run, npartitions=2),
+    ...                "AP@2", ap_denominator="hits")
+    >>> res.mean()
+    {'AP@2': 1.0}
     """
-    _check_options(rel_level, max_docs, gain)
+    check_options(rel_level, max_docs)
+    conv = resolve_conventions(
+        compat=compat,
+        ties=ties,
+        ap_denominator=ap_denominator,
+        missing_queries=missing_queries,
+        ndcg_ideal=ndcg_ideal,
+        gain=gain,
+        all_queries=bool(all_queries),
+    )
     check_split_every(split_every)
     requests = parse_requests(measures)
     run_cols = check_frame(run_df, [query, doc, score], "run_df")
@@ -132,6 +159,10 @@ def evaluate(
     n = run_df.npartitions if npartitions is None else int(npartitions)
     if n < 1:
         raise ParameterError(f"npartitions={npartitions!r} must be at least 1")
+    if conv.ties == "input_order":
+        meta = run_df[run_cols]._meta.assign(**{_POS: np.zeros(0, np.int64)})
+        run_df = run_df[run_cols].map_partitions(_input_position, meta=meta)
+        run_cols = [*run_cols, _POS]
 
     def by_query(frame: Any, cols: list[str]) -> Any:
         keyed = frame[cols].assign(**{_KEY: frame[query].astype(str).astype(object)})
@@ -143,9 +174,10 @@ def evaluate(
         _state_of,
         columns=(query, doc, score, relevance),
         tag=str(tag),
-        all_queries=bool(all_queries),
         max_docs=None if max_docs is None else int(max_docs),
         judged_only=bool(judged_only),
+        conventions=conv,
+        rel_level=int(rel_level),
     )
     states = [dask.delayed(chunk)(r, q) for r, q in zip(runs, judged, strict=True)]
     while len(states) > 1:
@@ -159,4 +191,4 @@ def evaluate(
             "no query is in both the run and the qrels (pass all_queries=True to score the "
             "qrels queries the run misses as 0)"
         )
-    return compute(state, requests, rel_level=int(rel_level), gain=gain, per_query=per_query)
+    return compute(state, requests, rel_level=int(rel_level), per_query=per_query, conventions=conv)

@@ -140,6 +140,9 @@ class Run:
     score: FloatArray
     tag: str = "scorekit"
     _index: U64 = field(default_factory=lambda: np.zeros(0, np.uint64), repr=False)
+    # how rows were ordered (input row of each ranked row; ``ties="input_order"``)
+    _perm: IntArray | None = field(default=None, repr=False)
+    _tie_moves: tuple[IntArray, IntArray] | None = field(default=None, repr=False)
 
     # ----------------------------------------------------------------- building
     @classmethod
@@ -190,10 +193,12 @@ class Run:
         cls, q: AnyArray, d: AnyArray, s: FloatArray, tag: str, q_len: IntArray | None = None
     ) -> Run:
         queries, code = _query_codes(q, q_len)
-        code, s, d = apply_order(rank_order(code, s, d), code, s, d, owned=True)
+        order = rank_order(code, s, d)
+        code, s, d = apply_order(order, code, s, d, owned=True)
         coded = _Coded(queries, code, d, _starts(code, queries.size))
         index = _doc_index(coded)
-        return cls(coded, s, str(tag), index)
+        moves = (order.pos, order.src) if order.pos.size else None
+        return cls(coded, s, str(tag), index, order.perm, moves)
 
     # ---------------------------------------------------------------- accessors
     def __len__(self) -> int:
@@ -211,6 +216,20 @@ class Run:
     def query_ids(self) -> list[str]:
         """Query ids in sorted (byte) order."""
         return decode(self._coded.queries)
+
+    def _input_positions(self) -> IntArray:
+        """The input row (0-based, as given to the constructor or read) of each ranked row.
+
+        >>> Run.from_arrays(["q"] * 3, ["a", "b", "c"], [1.0, 3.0, 1.0])._input_positions()
+        array([1, 2, 0])
+        """
+        n = len(self)
+        base: IntArray = np.arange(n, dtype=np.int64) if self._perm is None else self._perm
+        if self._tie_moves is not None:
+            pos, src = self._tie_moves
+            base = base.copy()
+            base[pos] = base[src]
+        return base
 
     @property
     def rank(self) -> IntArray:

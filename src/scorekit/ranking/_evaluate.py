@@ -12,41 +12,37 @@ Steps, each vectorised over all queries at once:
 4. the :class:`~._state.RankedState` goes to the kernels of each measure.
 
 Ordering is not part of these steps: a :class:`~._data.Run` is stored in
-rank order (:mod:`._order`). The conventions of issue 8 slot in between steps
-2 and 3 without touching the kernels: ``ties=`` rearranges (or, for
-``"average"``, replaces by expectations) the relevance codes within the run's
-tie groups (:func:`._order.tie_groups` on its query and score columns;
-``"input_order"`` also needs the input position of each row, one more column
-for ``Run`` to keep);
-``missing_queries=`` is ``all_queries`` or an error in step 1; the
-``ap_denominator=`` and ``ndcg_ideal=`` choices are options of the kernels
-(:class:`~._state.Context` already carries ``rel_level`` and ``gain``).
+rank order (:mod:`._order`). The conventions (:mod:`._conventions`) slot in
+without touching the kernels: ``ties=`` moves the relevance codes within the
+run's groups of tied rows between steps 2 and 3 (:mod:`._ties`; the Run keeps
+how it reordered its input for ``"input_order"``), or for ``"average"`` marks
+the groups in the state, whose expectation kernels are in :mod:`._average`;
+``missing_queries=`` acts in step 1; ``ap_denominator=``, ``ndcg_ideal=`` and
+``gain=`` are read by the kernels from :class:`~._state.Context`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 import numpy as np
 
 from .._errors import EmptyInputError, ParameterError
 from .._typing import AnyArray, IntArray
-from .._validation import check_option
+from ._average import AverageContext, check_supported
+from ._average import kernel as average_kernel
+from ._conventions import Conventions, check_gain_grades, resolve_conventions
 from ._data import Qrels, Run
 from ._ids import decode, hash_ids, padded, words
 from ._measures import Measure
+from ._order import segments as _segments
 from ._parse import parse_requests
 from ._result import PerQuery, RankingResult, summarize
 from ._state import NONPOOL, UNJUDGED, Context, RankedState
+from ._ties import arrange, group_ids
 
 __all__ = ["evaluate"]
-
-
-def _segments(starts: IntArray, lengths: IntArray) -> IntArray:
-    """Positions ``starts[i] .. starts[i] + lengths[i] - 1`` for every i, laid end to end."""
-    total = int(lengths.sum())
-    offset = np.cumsum(lengths) - lengths
-    return np.repeat(starts - offset, lengths) + np.arange(total, dtype=np.int64)
 
 
 def _match_queries(
@@ -102,9 +98,28 @@ def ranked_state(
     all_queries: bool = False,
     max_docs: int | None = None,
     judged_only: bool = False,
+    conventions: Conventions | None = None,
+    rel_level: int = 1,
 ) -> RankedState:
-    """The :class:`~._state.RankedState` of a run against qrels under trec_eval's options."""
-    qids, qrels_code, run_code = _match_queries(qrels, run, all_queries)
+    """The :class:`~._state.RankedState` of a run against qrels under the given options.
+
+    ``conventions`` gives the tie policy and what to do with qrels queries the
+    run misses (``all_queries=True`` is ``missing_queries="zero"``);
+    ``rel_level`` orders ties for ``"optimistic"``/``"pessimistic"``.
+    """
+    conv = Conventions() if conventions is None else conventions
+    check_gain_grades(conv, qrels.relevance)
+    zero = all_queries or conv.missing_queries == "zero"
+    if conv.missing_queries == "error":
+        check_missing(qrels, run)
+    average = conv.ties == "average"
+    if average and max_docs is not None and (judged_only or conv.ndcg_ideal == "candidates"):
+        other = "judged_only" if judged_only else "ndcg_ideal='candidates'"
+        raise ParameterError(
+            f"ties='average' with max_docs cannot be combined with {other}: which documents "
+            "are kept would depend on the order of the tied ones"
+        )
+    qids, qrels_code, run_code = _match_queries(qrels, run, zero)
     if qids.size == 0:
         raise EmptyInputError(
             "no query is in both the run and the qrels (pass all_queries=True to score the "
@@ -116,25 +131,59 @@ def ranked_state(
     rows, grade = _join(qrels, run, qmap)
     rel = np.full(rc.query.size, NONPOOL, np.int32)
     rel[rows] = np.where(grade >= 0, grade, UNJUDGED)
+    group = None
+    if average:
+        group = group_ids(rc.query, run.score)
+    elif conv.ties != "docid_desc":
+        source = run._input_positions() if conv.ties == "input_order" else None
+        rel = arrange(rel, rc.query, run.score, conv, rel_level, source)
 
     in_run = run_code >= 0
     seg_start = np.where(in_run, rc.starts[:-1][np.maximum(run_code, 0)], 0)
     seg_len = np.where(in_run, np.diff(rc.starts)[np.maximum(run_code, 0)], 0)
     if max_docs is not None:
-        seg_len = np.minimum(seg_len, max_docs)
+        if group is not None and max_docs > 0:  # keep the group that max_docs cuts whole
+            over = np.flatnonzero(seg_len > max_docs)
+            cut_group = group[seg_start[over] + max_docs - 1]
+            seg_len[over] = np.searchsorted(group, cut_group, side="right") - seg_start[over]
+        else:
+            seg_len = np.minimum(seg_len, max_docs)
     whole = seg_len.sum() == rel.size and (run_code == np.arange(run_code.size)).all()
     if not whole:
-        rel = rel[_segments(seg_start, seg_len)]
+        at = _segments(seg_start, seg_len)
+        rel = rel[at]
+        group = None if group is None else group[at]
     if judged_only:
         keep = rel >= 0
         owner = np.repeat(np.arange(qids.size), seg_len)
         seg_len = np.bincount(owner[keep], minlength=qids.size)
         rel = rel[keep]
+        group = None if group is None else group[keep]
     starts = np.zeros(qids.size + 1, np.int64)
     np.cumsum(seg_len, out=starts[1:])
 
+    tie_start = depth = None
+    if group is not None:
+        tie_start = np.ones(group.size, bool)
+        np.not_equal(group[1:], group[:-1], out=tie_start[1:])
+        if max_docs is not None:
+            depth = np.full(qids.size, max_docs, np.int64)
     levels = _levels(qrels, qrels_code)
-    return RankedState(qids, in_run, starts, rel, *levels, tag=run.tag)
+    return RankedState(qids, in_run, starts, rel, *levels, run.tag, tie_start, depth)
+
+
+def check_missing(qrels: Qrels, run: Run) -> None:
+    """``missing_queries="error"``: raise naming the qrels queries the run has no documents for."""
+    qids, _, run_code = _match_queries(qrels, run, True)
+    missing = qids[run_code < 0]
+    if missing.size:
+        shown = ", ".join(repr(q) for q in decode(missing[:5]))
+        more = f" and {missing.size - 5} more" if missing.size > 5 else ""
+        raise EmptyInputError(
+            f"the run has no documents for {missing.size} qrels quer"
+            f"{'y' if missing.size == 1 else 'ies'}: {shown}{more} (missing_queries='error'; "
+            "pass missing_queries='zero' to score them 0 or 'ignore' to leave them out)"
+        )
 
 
 def _levels(qrels: Qrels, qrels_code: IntArray) -> tuple[IntArray, IntArray, IntArray]:
@@ -175,70 +224,109 @@ def evaluate(
     all_queries: bool = False,
     max_docs: int | None = None,
     judged_only: bool = False,
-    gain: str = "linear",
+    gain: str | Mapping[int, float] | None = None,
     per_query: bool = False,
+    ties: str | None = None,
+    ap_denominator: str | None = None,
+    missing_queries: str | None = None,
+    ndcg_ideal: str | None = None,
+    compat: str | None = None,
 ) -> RankingResult:
-    """Evaluate a run against relevance judgments with trec_eval's conventions.
+    """Evaluate a run against relevance judgments; trec_eval's conventions unless told otherwise.
 
-    Documents are ranked by score descending, ties by document id descending
-    (byte order); the run file's rank column is ignored. A document judged
-    ``>= rel_level`` is relevant. The queries evaluated are those in both the
-    run and the qrels, or every qrels query with ``all_queries=True``
-    (trec_eval ``-c``: a missing query scores 0, and counts in every mean).
-    ``max_docs`` keeps the first N documents of each query (``-M``);
-    ``judged_only`` drops unjudged documents after ranking (``-J``). nDCG's gain
-    is the grade, or 2^grade − 1 with ``gain="exponential"``; discount
-    1/log2(rank + 1).
+    By default documents are ranked by score descending, ties by document id
+    descending (byte order); the run file's rank column is ignored. A document
+    judged ``>= rel_level`` is relevant. The queries evaluated are those in both
+    run and qrels; ``max_docs`` keeps the first N documents of each query (``-M``);
+    ``judged_only`` drops unjudged documents after ranking (``-J``); nDCG's
+    discount is 1/log2(rank + 1). Every convention where tools differ is an
+    option (``None``: the ``compat`` preset's choice, trec_eval's by default):
 
-    Parameters
-    ----------
-    qrels : Qrels
-    run : Run
-    measures : str or iterable of str
-        trec_eval names and syntax (``"map"``, ``"P.5,10"``, ``"ndcg_cut_10"``,
-        ``"all_trec"``) or aliases (``"nDCG@10"``, ``"AP"``, ``"RR@10"``,
-        ``"hit_rate@10"``, ``"micro_set_P"``); see :func:`known_measures`.
-    rel_level, all_queries, max_docs, judged_only, gain
-        As above.
-    per_query : bool, default=False
-        Whether :meth:`RankingResult.to_trec_eval` prints each query (``-q``) by
-        default; per-query values are always available.
+    - ``ties``: ``"docid_desc"`` (trec_eval), ``"docid_asc"``, ``"input_order"``
+      (rows as given), ``"average"`` (the expectation over every order of tied
+      documents, in closed form; measures without one raise), ``"optimistic"``
+      or ``"pessimistic"`` (relevant, then higher-gain documents first / last);
+    - ``ap_denominator``: ``"relevant"`` (R), ``"min_relevant_k"`` (min(R, k):
+      Spark, RecBole) or ``"hits"`` (relevant documents in the top k: torchmetrics);
+    - ``missing_queries``: qrels queries without documents in the run are left
+      out (``"ignore"``), score 0 (``"zero"``, trec_eval ``-c``, also
+      ``all_queries=True``) or raise (``"error"``);
+    - ``ndcg_ideal``: the ideal ranking of all judged documents (``"judged"``) or
+      of the run's own candidates (``"candidates"``: scikit-learn's dense rows);
+    - ``gain``: ``"linear"`` (the grade), ``"exponential"`` (2^grade - 1),
+      ``"binary"`` (1 if relevant) or a mapping {grade: gain} covering every grade;
+    - ``compat``: ``"trec_eval"``, ``"sklearn"``, ``"ranx"``, ``"torchmetrics"``,
+      ``"spark"`` or ``"recbole"`` sets them as that tool does (sources in
+      ``docs/why-tools-disagree.md``).
 
-    Returns
-    -------
-    RankingResult
+    ``measures``: trec_eval names and syntax (``"map"``, ``"P.5,10"``,
+    ``"all_trec"``) or aliases (``"nDCG@10"``, ``"AP@10"``, ``"RR"``); see
+    :func:`known_measures`. ``per_query`` makes ``to_trec_eval()`` print each
+    query (``-q``); per-query values are always kept.
 
     Examples
     --------
-    Relevant documents at ranks 1 and 3 of 3, and one more never retrieved:
-    AP = (1/1 + 2/3) / 3 = 0.5556.
+    >>> def show(qrels, run, m, **kw):
+    ...     res = evaluate(Qrels.from_dict(qrels), Run.from_dict(run), m, **kw)
+    ...     return {k: round(v, 4) for k, v in res.mean().items()}
+    >>> show({"q": {"a": 1, "c": 1, "z": 1}}, {"q": {"a": 0.9, "b": 0.8, "c": 0.7}}, "AP")
+    {'AP': 0.5556}
 
-    >>> qrels = Qrels.from_dict({"q": {"a": 1, "c": 1, "z": 1}})
-    >>> run = Run.from_dict({"q": {"a": 0.9, "b": 0.8, "c": 0.7}})
-    >>> res = evaluate(qrels, run, ["AP", "P@2", "RR"])
-    >>> {k: round(v, 4) for k, v in res.mean().items()}
-    {'AP': 0.5556, 'P@2': 0.5, 'RR': 1.0}
+    Ties: d1 is relevant, all three score 0.5 (trec_eval ranks d3, d2, d1):
+
+    >>> q, r = {"q": {"d1": 1, "d2": 0, "d3": 0}}, {"q": {"d1": 0.5, "d2": 0.5, "d3": 0.5}}
+    >>> [show(q, r, "nDCG", ties=t)["nDCG"] for t in ("docid_desc", "docid_asc", "average")]
+    [0.5, 1.0, 0.7103]
+
+    AP@3 of ``rel, x, rel, y, rel`` with R = 4: (1/1 + 2/3) / 4, / min(4, 3), / 2:
+
+    >>> q = {"q": {"a": 1, "c": 1, "e": 1, "z": 1}}
+    >>> r = {"q": {"a": 5.0, "x": 4.0, "c": 3.0, "y": 2.0, "e": 1.0}}
+    >>> [show(q, r, "AP@3", ap_denominator=d)["AP@3"] for d in ("relevant", "min_relevant_k", "hits")]
+    [0.4167, 0.5556, 0.8333]
+
+    A qrels query the run misses, and a relevant document it never retrieved:
+
+    >>> q, r = {"q1": {"a": 1, "b": 2}, "q2": {"c": 1}}, {"q1": {"a": 1.0}}
+    >>> show(q, r, "nDCG"), show(q, r, "nDCG", missing_queries="zero", ndcg_ideal="candidates")
+    ({'nDCG': 0.3801}, {'nDCG': 0.5})
+    >>> show(q, r, "nDCG", gain={0: 0, 1: 1, 2: 3}), show(q, r, "nDCG", compat="sklearn")
+    ({'nDCG': 0.2754}, {'nDCG': 1.0})
     """
     if not isinstance(qrels, Qrels):
         raise ParameterError(f"qrels must be a scorekit Qrels, got {type(qrels).__name__}")
     if not isinstance(run, Run):
         raise ParameterError(f"run must be a scorekit Run, got {type(run).__name__}")
+    check_options(rel_level, max_docs)
+    conv = resolve_conventions(
+        compat=compat,
+        ties=ties,
+        ap_denominator=ap_denominator,
+        missing_queries=missing_queries,
+        ndcg_ideal=ndcg_ideal,
+        gain=gain,
+        all_queries=bool(all_queries),
+    )
+    requests = parse_requests(measures)
+    state = ranked_state(
+        qrels,
+        run,
+        max_docs=None if max_docs is None else int(max_docs),
+        judged_only=bool(judged_only),
+        conventions=conv,
+        rel_level=int(rel_level),
+    )
+    return compute(state, requests, rel_level=int(rel_level), per_query=per_query, conventions=conv)
+
+
+def check_options(rel_level: Any, max_docs: Any) -> None:
+    """Raise :class:`ParameterError` for a bad ``rel_level`` or ``max_docs``."""
     if isinstance(rel_level, bool) or not isinstance(rel_level, (int, np.integer)) or rel_level < 0:
         raise ParameterError(f"rel_level must be an integer >= 0, got {rel_level!r}")
     if max_docs is not None and (
         isinstance(max_docs, bool) or not isinstance(max_docs, (int, np.integer)) or max_docs < 0
     ):
         raise ParameterError(f"max_docs must be None or an integer >= 0, got {max_docs!r}")
-    check_option(gain, "gain", ("linear", "exponential"))
-    requests = parse_requests(measures)
-    state = ranked_state(
-        qrels,
-        run,
-        all_queries=bool(all_queries),
-        max_docs=None if max_docs is None else int(max_docs),
-        judged_only=bool(judged_only),
-    )
-    return compute(state, requests, rel_level=int(rel_level), gain=gain, per_query=per_query)
 
 
 def compute(
@@ -248,15 +336,27 @@ def compute(
     rel_level: int = 1,
     gain: str = "linear",
     per_query: bool = False,
+    conventions: Conventions | None = None,
 ) -> RankingResult:
-    """Run the kernels of the requested measures on a state and summarise them."""
-    ctx = Context(state, rel_level, gain)
+    """Run the kernels of the requested measures on a state and summarise them.
+
+    ``conventions`` (default: trec_eval's with ``gain``) must be those the state
+    was built with; a state built with ``ties="average"`` runs the expectation
+    kernels of :mod:`._average`.
+    """
+    conv = resolve_conventions(gain=gain) if conventions is None else conventions
+    ctx: Context
+    if state.tie_start is not None:
+        check_supported(requests, state)
+        ctx = AverageContext(state, rel_level, conv)
+    else:
+        ctx = Context(state, rel_level, conv.gain, conv)
     values: dict[Measure, PerQuery] = {}
     summary: dict[Measure, object] = {}
     for _, m in requests:
         if m in values:
             continue
-        kernel = m.definition.kernel
+        kernel = average_kernel(m) if state.tie_start is not None else m.definition.kernel
         v: PerQuery = np.zeros(ctx.n_q) if kernel is None else kernel(ctx, m.params)
         values[m] = v
         summary[m] = summarize(m, v, ctx.n_q, lambda mm: _micro(ctx, mm))

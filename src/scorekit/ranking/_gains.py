@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from .._typing import FloatArray, IntArray
+from ._conventions import Conventions
 from ._kernels import _div, _per_query
 from ._state import Context
 
@@ -34,14 +35,30 @@ def _persistence(params: tuple[Any, ...]) -> float:
     return float(dict(params).get("p", 0.9))
 
 
-def gain_table(params: tuple[Any, ...], *, exponential: bool) -> Callable[[IntArray], FloatArray]:
-    """A function from relevance codes to gains: the grade, or its mapped gain; 0 when ungraded."""
+def _plain(conv: Conventions | None) -> bool:
+    """Whether gains are the grade (or 2^grade - 1): trec_eval's own gains."""
+    return conv is None or (conv.gain in ("linear", "exponential") and not conv.gain_from_level)
+
+
+def gain_table(
+    params: tuple[Any, ...], conv: Conventions | None = None, rel_level: int = 1
+) -> Callable[[IntArray], FloatArray]:
+    """A function from relevance codes to gains: the grade, or its mapped gain; 0 when ungraded.
+
+    ``conv`` (the nDCG family only) applies ``gain=`` of :func:`~scorekit.evaluate`;
+    the measure's own ``grade=gain`` parameters map on top of it.
+    """
     mapped = _gain_map(params)
+    exponential = conv is not None and conv.gain == "exponential"
+    plain = _plain(conv)
 
     def lookup(rel: IntArray) -> FloatArray:
-        gain: FloatArray = np.maximum(rel, 0).astype(np.float64)
-        if exponential:
-            gain = np.exp2(gain) - 1.0
+        if plain or conv is None:
+            gain: FloatArray = np.maximum(rel, 0).astype(np.float64)
+            if exponential:
+                gain = np.exp2(gain) - 1.0
+        else:
+            gain = conv.grade_gain(rel, rel_level)
         for level, value in mapped.items():  # a handful of 'grade=gain' parameters
             gain[rel == level] = np.exp2(value) - 1.0 if exponential else value
         return gain
@@ -64,10 +81,15 @@ class Ideal:
 
 
 def ideal(ctx: Context, lookup: Callable[[IntArray], FloatArray]) -> Ideal:
+    """The ideal ranking: judged documents (``ndcg_ideal="judged"``) or retrieved ones."""
     s = ctx.state
-    g = lookup(s.level)
-    keep = (g > 0) & (s.level_count > 0)
-    q, g, count = s.level_q[keep], g[keep], s.level_count[keep]
+    if ctx.conv.ndcg_ideal == "candidates":
+        level_q, level, level_count = ctx.candidate_levels
+    else:
+        level_q, level, level_count = s.level_q, s.level, s.level_count
+    g = lookup(level)
+    keep = (g > 0) & (level_count > 0)
+    q, g, count = level_q[keep], g[keep], level_count[keep]
     order = np.lexsort([-g, q])
     q, g, count = q[order], g[order], count[order]
     start = np.zeros(ctx.n_q + 1, np.int64)
@@ -87,11 +109,15 @@ class Ranked:
 
 
 def ranked(
-    ctx: Context, params: tuple[Any, ...], lookup: Callable[[IntArray], FloatArray]
+    ctx: Context,
+    params: tuple[Any, ...],
+    lookup: Callable[[IntArray], FloatArray],
+    plain: bool = True,
 ) -> Ranked:
+    """Retrieved documents with a non-zero gain (``plain``: only grades > 0 can have one)."""
     rel = ctx.state.rel
     mapped = list(_gain_map(params))
-    maybe = rel > 0
+    maybe = rel > 0 if plain else rel >= 0
     if mapped:
         maybe |= np.isin(rel, mapped)
     pos, q, rank = ctx.events(maybe)
@@ -108,8 +134,9 @@ def _discounted(gain: FloatArray, rank: IntArray) -> FloatArray:
 def _setup(ctx: Context, params: tuple[Any, ...], family: bool) -> tuple[Ranked, Ideal]:
     key = ("gains", params, family)
     if key not in ctx.cache:
-        lookup = gain_table(params, exponential=family and ctx.gain == "exponential")
-        ctx.cache[key] = (ranked(ctx, params, lookup), ideal(ctx, lookup))
+        conv = ctx.conv if family else None
+        lookup = gain_table(params, conv, ctx.rel_level)
+        ctx.cache[key] = (ranked(ctx, params, lookup, _plain(conv)), ideal(ctx, lookup))
     out: tuple[Ranked, Ideal] = ctx.cache[key]
     return out
 
@@ -269,7 +296,7 @@ def rbp(ctx: Context, params: tuple[Any, ...]) -> FloatArray:
     if mapped:
         lo = np.minimum(lo, min(mapped.values()))
         hi = np.maximum(hi, max(mapped.values()))
-    g = gain_table(params, exponential=False)(rel)
+    g = gain_table(params)(rel)
     known = (rel >= 0) | np.isin(rel, list(mapped))
     pos, q, rank = ctx.events((g != 0) | (known & (lo[ctx.query_of_position] < 0)))
     gain = g[pos]

@@ -147,15 +147,29 @@ def _precision_at_relevant(ctx: Context) -> FloatArray:
     return out
 
 
+def ap_denominator(ctx: Context, cutoff: int | None) -> Any:
+    """What AP divides by (``ap_denominator=``): R, min(R, k), or the relevant found in the top k.
+
+    Without a cutoff, ``"min_relevant_k"`` is R and ``"hits"`` the relevant retrieved.
+    """
+    how = ctx.conv.ap_denominator
+    if how == "hits":
+        return ctx.num_rel_ret if cutoff is None else ctx.relevant_upto(cutoff)
+    if how == "min_relevant_k" and cutoff is not None:
+        return np.minimum(ctx.num_rel, cutoff)
+    return ctx.num_rel
+
+
 def map(ctx: Context, params: tuple[Any, ...]) -> FloatArray:
     _, q, _ = ctx.relevant
-    return _div(_per_query(ctx, q, _precision_at_relevant(ctx)), ctx.num_rel)
+    return _div(_per_query(ctx, q, _precision_at_relevant(ctx)), ap_denominator(ctx, None))
 
 
 def map_cut(ctx: Context, params: tuple[Any, ...]) -> FloatArray:
     _, q, rank = ctx.relevant
-    w = np.where(rank <= int(params[0]), _precision_at_relevant(ctx), 0.0)
-    return _div(_per_query(ctx, q, w), ctx.num_rel)
+    k = int(params[0])
+    w = np.where(rank <= k, _precision_at_relevant(ctx), 0.0)
+    return _div(_per_query(ctx, q, w), ap_denominator(ctx, k))
 
 
 def gm_map(ctx: Context, params: tuple[Any, ...]) -> FloatArray:

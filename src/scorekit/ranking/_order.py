@@ -56,6 +56,18 @@ def _grouped_order(query: IntArray, score: FloatArray) -> IntArray | bool:
 _CHUNK = 1 << 18
 
 
+def segments(starts: IntArray, lengths: IntArray) -> IntArray:
+    """Positions ``starts[i] .. starts[i] + lengths[i] - 1`` for every i, laid end to end.
+
+    >>> segments(np.array([5, 0]), np.array([2, 3]))
+    array([5, 6, 0, 1, 2])
+    """
+    total = int(lengths.sum())
+    offset = np.cumsum(lengths) - lengths
+    out: IntArray = np.repeat(starts - offset, lengths) + np.arange(total, dtype=np.int64)
+    return out
+
+
 def _where_adjacent(test: Callable[[slice, slice], BoolArray], n: int) -> IntArray:
     """Indices i where ``test(rows i, rows i + 1)`` holds, in chunks (small temporaries)."""
     parts = [

@@ -36,8 +36,8 @@ def _as_list(values: PerQuery) -> list[Any]:
 
 def _fmt(m: Measure, value: Any) -> str:
     kind = m.definition.value
-    if kind == "int":
-        return str(int(value))
+    if kind == "int":  # an expectation (ties="average") may be fractional: 4 decimals then
+        return str(int(value)) if float(value) == int(value) else f"{value:6.4f}"
     if kind == "str":
         return f"'{value}'" if m.family == "relstring" else str(value)
     return f"{value:6.4f}"

@@ -21,6 +21,7 @@ import numpy as np
 
 from .._errors import ParameterError
 from .._typing import AnyArray, BoolArray, IntArray
+from ._conventions import Conventions
 
 __all__: list[str] = []
 
@@ -40,6 +41,10 @@ class RankedState:
     level: IntArray  # (m,) the grade
     level_count: IntArray  # (m,) judged documents with that grade
     tag: str = "scorekit"
+    # ties="average" only: True where a group of tied documents starts, and the
+    # per-query max_docs (the last group is then kept whole, past max_docs)
+    tie_start: BoolArray | None = None
+    depth: IntArray | None = None
 
     @property
     def n_queries(self) -> int:
@@ -69,6 +74,13 @@ def merge_states(a: RankedState, b: RankedState) -> RankedState:
     level = np.concatenate([a.level, b.level])
     count = np.concatenate([a.level_count, b.level_count])
     lv = np.lexsort([level, level_q])
+    if (a.tie_start is None) != (b.tie_start is None) or (a.depth is None) != (b.depth is None):
+        raise ParameterError("merge_states needs states built with the same ties and max_docs")
+    tie_start = depth = None
+    if a.tie_start is not None and b.tie_start is not None:
+        tie_start = np.concatenate([a.tie_start, b.tie_start])[pos]
+    if a.depth is not None and b.depth is not None:
+        depth = np.concatenate([a.depth, b.depth])[order]
     return RankedState(
         qids[order],
         np.concatenate([a.in_run, b.in_run])[order],
@@ -78,6 +90,8 @@ def merge_states(a: RankedState, b: RankedState) -> RankedState:
         level[lv],
         count[lv],
         a.tag,
+        tie_start,
+        depth,
     )
 
 
@@ -94,10 +108,17 @@ class Context:
     relevant documents up to and including this one).
     """
 
-    def __init__(self, state: RankedState, rel_level: int = 1, gain: str = "linear") -> None:
+    def __init__(
+        self,
+        state: RankedState,
+        rel_level: int = 1,
+        gain: str = "linear",
+        conventions: Conventions | None = None,
+    ) -> None:
         self.state = state
         self.rel_level = rel_level
-        self.gain = gain
+        self.conv = Conventions(gain=gain) if conventions is None else conventions
+        self.gain = self.conv.gain
         self.n_q = state.n_queries
         self.starts = state.starts
         self.first = state.starts[:-1]
@@ -133,6 +154,17 @@ class Context:
         has = s.level_count > 0
         np.maximum.at(out, s.level_q[has], s.level[has] + 1)
         return out
+
+    @cached_property
+    def candidate_levels(self) -> tuple[IntArray, IntArray, IntArray]:
+        """Like the state's judgment counts, over the retrieved documents only (grades >= 0)."""
+        rel = self.state.rel
+        pos = np.flatnonzero(rel >= 0)
+        q = np.searchsorted(self.starts, pos, side="right") - 1
+        grade = rel[pos].astype(np.int64)
+        width = int(grade.max()) + 1 if grade.size else 1
+        key, count = np.unique(q * width + grade, return_counts=True)
+        return key // width, key % width, count.astype(np.int64)
 
     @cached_property
     def query_of_position(self) -> IntArray:

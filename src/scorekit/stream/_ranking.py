@@ -10,7 +10,7 @@ engine uses, scores as float64), and :meth:`RankingAccumulator.evaluate` runs
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import numpy as np
@@ -19,12 +19,49 @@ from .._errors import EmptyInputError, NonFiniteError, ParameterError
 from .._typing import AnyArray, ArrayLike
 from .._validation import check_same_length, scores_1d
 from ..ranking import Qrels, RankingResult, Run, evaluate
+from ..ranking._conventions import resolve_conventions
+from ..ranking._evaluate import check_options
 from ..ranking._ids import id_bytes
 from ..ranking._parse import parse_requests
 from ._base import Accumulator, decode_array, encode_array
 from ._labels import empty_chunk
 
 __all__ = ["RankingAccumulator"]
+
+
+_OPTIONS = (
+    "rel_level",
+    "all_queries",
+    "max_docs",
+    "judged_only",
+    "gain",
+    "per_query",
+    "ties",
+    "ap_denominator",
+    "missing_queries",
+    "ndcg_ideal",
+    "compat",
+)
+_CONVENTIONS = ("compat", "ties", "ap_denominator", "missing_queries", "ndcg_ideal", "gain")
+
+
+def _checked(options: dict[str, Any]) -> dict[str, Any]:
+    """The options of :func:`scorekit.evaluate`, checked now (a bad one raises before any data)."""
+    unknown = sorted(set(options) - set(_OPTIONS))
+    if unknown:
+        raise ParameterError(
+            f"unknown option(s) {', '.join(map(repr, unknown))}; the options of "
+            f"scorekit.evaluate are {', '.join(_OPTIONS)}"
+        )
+    check_options(options.get("rel_level", 1), options.get("max_docs"))
+    resolve_conventions(
+        all_queries=bool(options.get("all_queries", False)),
+        **{k: options[k] for k in _CONVENTIONS if k in options},
+    )
+    out = dict(options)
+    if isinstance(out.get("gain"), Mapping):  # JSON-safe keys (to_dict); evaluate reads them back
+        out["gain"] = {str(int(k)): float(v) for k, v in out["gain"].items()}
+    return out
 
 
 class RankingAccumulator(Accumulator):
@@ -50,7 +87,10 @@ class RankingAccumulator(Accumulator):
         The run's tag (trec_eval's ``runid``).
     **options
         The keyword options of :func:`scorekit.evaluate` (``rel_level``,
-        ``all_queries``, ``max_docs``, ``judged_only``, ``gain``, ``per_query``).
+        ``all_queries``, ``max_docs``, ``judged_only``, ``gain``, ``per_query``,
+        and the conventions ``ties``, ``ap_denominator``, ``missing_queries``,
+        ``ndcg_ideal``, ``compat``), checked here. With ``ties="input_order"``
+        the input order is the order of the rows fed (merged rows after one's own).
 
     Examples
     --------
@@ -83,7 +123,7 @@ class RankingAccumulator(Accumulator):
         self.measures = [measures] if isinstance(measures, str) else list(measures)
         parse_requests(self.measures)  # an unknown name raises here, not at the end
         self.tag = str(tag)
-        self.options = dict(options)
+        self.options = _checked(options)
         self._queries: list[AnyArray] = []
         self._docs: list[AnyArray] = []
         self._scores: list[AnyArray] = []
