@@ -8,7 +8,10 @@ returns self, the metric methods are named like the one-shot functions
 (``acc.roc_auc()``, ``acc.f1(average="macro")``, ``acc.r2()``), and
 accumulators pickle and round-trip through ``to_dict()`` /
 ``Cls.from_dict(d)`` (a JSON-safe dict). :func:`consume` feeds an iterable
-of chunks, with a progress bar if asked.
+of chunks, with a progress bar if asked, and :func:`read_chunks` reads a CSV,
+TSV, Parquet or JSON-lines file chunk by chunk for it::
+
+    consume(BinaryCurve(), read_chunks("clicks.parquet", ["click", "p"]), progress=True)
 
 - :class:`BinaryCurve`: roc_auc, average_precision, curves, KS, log loss,
   threshold table; ``bins=N`` bounded-memory approximate mode.
@@ -26,6 +29,7 @@ from ._binary import BinaryCurve
 from ._clustering import Contingency
 from ._confusion import ConfusionMatrix
 from ._consume import consume
+from ._files import read_chunks
 from ._grouped import GroupedCurve
 from ._ranking import RankingAccumulator
 from ._regression import RegressionMoments
@@ -38,4 +42,5 @@ __all__ = [
     "RankingAccumulator",
     "RegressionMoments",
     "consume",
+    "read_chunks",
 ]

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sized
+import operator
+from collections.abc import Iterable, Mapping
 from typing import Any, TypeVar
 
 from .._errors import ParameterError
@@ -32,7 +33,7 @@ def consume(
     (``{"y_true": ..., "y_score": ..., "sample_weight": ...}``) or a single
     argument. ``progress=True`` draws a rich progress bar on stderr (needs
     the ``cli`` extra: ``pip install 'scorekit[cli]'``); ``total`` is the
-    number of chunks, taken from ``len(chunks)`` when it has one.
+    number of chunks, taken from ``operator.length_hint(chunks)`` when it has one.
 
     Examples
     --------
@@ -43,8 +44,9 @@ def consume(
     """
     if progress not in (None, True, False):
         raise ParameterError(f"progress={progress!r} is not one of None, True, False")
-    if total is None and isinstance(chunks, Sized):
-        total = len(chunks)
+    if total is None:
+        hint = operator.length_hint(chunks, -1)
+        total = hint if hint >= 0 else None
     if not progress:
         for chunk in chunks:
             _feed(acc, chunk)
