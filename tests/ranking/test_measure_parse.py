@@ -229,3 +229,18 @@ def test_no_measures():
 def test_bad_parameters(text, message):
     with pytest.raises(ParameterError, match=message):
         parse_measure(text)
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("P@10.5", "whole number"),
+        ("nDCG@1e1", "whole number"),
+        ("iprec@1.5", r"\[0, 1\]"),
+        ("iprec@-0.1", r"\[0, 1\]"),
+    ],
+)
+def test_at_cutoff_is_not_truncated(name, message):
+    # trec_eval's dotted syntax truncates P.10.5 to P_10; the '@' aliases refuse to guess.
+    with pytest.raises(ParameterError, match=message):
+        parse_measure(name)

@@ -142,6 +142,20 @@ def _defaults(d: MeasureDef) -> tuple[Measure, ...]:
     return (Measure(d.name),)
 
 
+def _check_at(text: str, d: MeasureDef, at: str) -> None:
+    """The value after '@' is one cutoff: a whole number, or a recall level in [0, 1].
+
+    (trec_eval's dotted syntax truncates ``P.10.5`` to 10; the '@' aliases do not guess.)
+    """
+    value = at.strip()
+    if d.params == "cut_int" and not re.fullmatch(r"\d+", value):
+        raise ParameterError(f"measure {text!r}: the cutoff after '@' must be a whole number")
+    if d.params == "cut_float":
+        level = _number(value, d.name)
+        if not 0 <= level <= 1:
+            raise ParameterError(f"measure {text!r}: the recall level must lie in [0, 1]")
+
+
 def _alias(text: str) -> tuple[Measure, ...] | None:
     m = _ALIAS_RE.match(text)
     if m is None:
@@ -174,9 +188,11 @@ def _alias(text: str) -> tuple[Measure, ...] | None:
     if at is not None:
         if family_at is None or extra:
             raise ParameterError(f"measure {text!r} takes no '@' cutoff")
+        _check_at(text, family_at, at)
         return _with_params(family_at, at)
     if bare is None:
-        assert family_at is not None
+        if family_at is None:  # unreachable: one of the two was found above
+            return None
         hint = (
             family_at.fmt.format(10) if family_at.fmt else f"{family_at.alias or family_at.name}@10"
         )

@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import numpy as np
 
@@ -71,8 +71,7 @@ class _Fields:
 
     def start(self, col: int) -> IntArray:
         if self.sep is None:
-            assert self.starts is not None
-            return self.starts[:, col] + self.base
+            return cast(IntArray, self.starts)[:, col] + self.base
         if col:
             return self.sep[:, col - 1] + 1
         out = np.empty(self.sep.shape[0], np.int64)
@@ -82,8 +81,7 @@ class _Fields:
 
     def end(self, col: int) -> IntArray:
         if self.sep is None:
-            assert self.ends is not None
-            return self.ends[:, col] + self.base
+            return cast(IntArray, self.ends)[:, col] + self.base
         return self.sep[:, col]
 
 
@@ -206,9 +204,9 @@ def _block_fields(
     fields = _simple_block(b, start, n_fields)
     if fields is None:
         return _general_block(b, start, n_fields, exact, fmt), int(np.count_nonzero(b == 0x0A))
-    assert fields.sep is not None
-    n_lines = fields.sep.shape[0]
-    return _Fields(start, np.arange(1, n_lines + 1), sep=fields.sep), n_lines
+    sep = cast(IntArray, fields.sep)  # a simple block always has separators
+    n_lines = sep.shape[0]
+    return _Fields(start, np.arange(1, n_lines + 1), sep=sep), n_lines
 
 
 def _parse_blocks(
