@@ -315,3 +315,14 @@ def test_run_does_not_alias_the_callers_arrays():
     score[:] = 9.0
     doc[:] = b"z"
     assert run.to_dict() == {"q": {"c": 0.2, "b": 0.2, "a": 0.1}}
+
+
+def test_duplicate_in_a_trec_file_names_file_and_lines(tmp_path):
+    run = tmp_path / "dup.run"
+    run.write_text("1 Q0 a 1 0.5 t\n1 Q0 b 2 0.4 t\n\n1 Q0 a 3 0.3 t\n")
+    with pytest.raises(DuplicateDocumentError, match=r"dup\.run:4: .*'a'.*query '1' \(first at line 1\)"):
+        Run.from_trec(run)
+    qrels = tmp_path / "dup.qrels"
+    qrels.write_text("1 0 a 1\n1 0 a 0\n")
+    with pytest.raises(DuplicateDocumentError, match=r"dup\.qrels:2: "):
+        Qrels.from_trec(qrels)

@@ -11,6 +11,7 @@ Building either checks that no document appears twice for one query.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -100,9 +101,31 @@ def _duplicates(
     if same.any():
         r = rows[order[int(np.argmax(same))] : order[int(np.argmax(same))] + 1]
         qid, did = decode(queries[query[r]])[0], decode(doc[r])[0]
-        raise DuplicateDocumentError(
+        err = DuplicateDocumentError(
             f"{kind} lists document {did!r} more than once for query {qid!r}"
         )
+        err.query, err.doc = qid, did  # type: ignore[attr-defined]
+        raise err
+
+
+def _with_lines(
+    path: _trec.PathLike, err: DuplicateDocumentError, query_col: int, doc_col: int
+) -> DuplicateDocumentError:
+    """``err`` with the file and the line numbers of the duplicate (re-reads the file; error path only)."""
+    qid, did = getattr(err, "query", None), getattr(err, "doc", None)
+    lines = []
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for number, line in enumerate(f, 1):
+            fields = line.split()
+            if (
+                len(fields) > max(query_col, doc_col)
+                and fields[query_col] == qid
+                and fields[doc_col] == did
+            ):
+                lines.append(number)
+    where = f"{os.fspath(path)}:{lines[1]}" if len(lines) > 1 else os.fspath(path)
+    first = f" (first at line {lines[0]})" if len(lines) > 1 else ""
+    return DuplicateDocumentError(f"{where}: {err}{first}")
 
 
 def _check_lengths(query: AnyArray, doc: AnyArray, value: AnyArray, what: str) -> int:
@@ -167,7 +190,10 @@ class Run:
     def from_trec(cls, path: _trec.PathLike) -> Run:
         """Read a TREC run file (``qid Q0 docno rank score tag``; the tag of the last line is kept)."""
         q, q_len, d, s, tag = _trec.read_run(path)
-        return cls._build(q, d, s, tag, q_len)
+        try:
+            return cls._build(q, d, s, tag, q_len)
+        except DuplicateDocumentError as err:
+            raise _with_lines(path, err, 0, 2) from None
 
     @classmethod
     def from_dict(cls, run: Mapping[Any, Mapping[Any, float]], *, tag: str = "scorekit") -> Run:
@@ -314,7 +340,10 @@ class Qrels:
     @classmethod
     def from_trec(cls, path: _trec.PathLike) -> Qrels:
         """Read a TREC qrels file (``qid iter docno relevance``)."""
-        return cls._build(*_trec.read_qrels(path))
+        try:
+            return cls._build(*_trec.read_qrels(path))
+        except DuplicateDocumentError as err:
+            raise _with_lines(path, err, 0, 2) from None
 
     @classmethod
     def from_dict(cls, qrels: Mapping[Any, Mapping[Any, int]]) -> Qrels:
