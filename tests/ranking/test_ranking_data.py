@@ -320,7 +320,9 @@ def test_run_does_not_alias_the_callers_arrays():
 def test_duplicate_in_a_trec_file_names_file_and_lines(tmp_path):
     run = tmp_path / "dup.run"
     run.write_text("1 Q0 a 1 0.5 t\n1 Q0 b 2 0.4 t\n\n1 Q0 a 3 0.3 t\n")
-    with pytest.raises(DuplicateDocumentError, match=r"dup\.run:4: .*'a'.*query '1' \(first at line 1\)"):
+    with pytest.raises(
+        DuplicateDocumentError, match=r"dup\.run:4: .*'a'.*query '1' \(first at line 1\)"
+    ):
         Run.from_trec(run)
     qrels = tmp_path / "dup.qrels"
     qrels.write_text("1 0 a 1\n1 0 a 0\n")
