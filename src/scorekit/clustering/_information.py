@@ -25,7 +25,7 @@ import numpy as np
 
 from .._errors import EmptyInputError, ParameterError, ShapeError
 from .._typing import ArrayLike, FloatArray, IntArray
-from .._validation import as_array, check_option
+from .._validation import as_array, check_option, undefined
 from ._contingency import ContingencyState, _aggregate, _marginals, _state_of
 
 __all__ = [
@@ -40,6 +40,8 @@ __all__ = [
 
 _AVERAGES = ("arithmetic", "geometric", "min", "max")
 _EPS = float(np.finfo(np.float64).eps)
+#: |normalizer − E[MI]| below this (relative) is 0 up to rounding: AMI is then 0/0.
+_ZERO_TOLERANCE = 1e-10
 _EMI_TOLERANCE = 1e-17  # total error allowed for the skipped tail terms, in nats
 _PAIR_BLOCK = 1 << 18  # marginal pairs per block
 _TERM_BLOCK = 1 << 21  # hypergeometric terms per block
@@ -229,12 +231,16 @@ def _ami_from_contingency(s: ContingencyState, average_method: str = "arithmetic
     mi = _mi_from_contingency(s)
     emi = _expected_mutual_info(a, b, n)
     h_true, h_pred = _entropy_of_counts(a), _entropy_of_counts(b)
-    denominator = _generalized_average(h_true, h_pred, average_method) - emi
-    # scikit-learn's guard: keep the sign, but never divide by less than eps.
-    denominator = min(denominator, -_EPS) if denominator < 0 else max(denominator, _EPS)
-    numerator = mi - emi
-    numerator = min(numerator, -_EPS) if numerator < 0 else max(numerator, _EPS)
-    return numerator / denominator
+    normalizer = _generalized_average(h_true, h_pred, average_method)
+    denominator = normalizer - emi
+    if abs(denominator) <= _ZERO_TOLERANCE * max(1.0, normalizer):
+        # E[MI] reaches the normalizer: every labelling with these cluster sizes scores
+        # the same (one side all singletons, with "min" or "geometric"), so AMI is 0/0.
+        return undefined(
+            "adjusted_mutual_info",
+            f"the expected mutual information equals the {average_method} entropy (0/0)",
+        )
+    return (mi - emi) / denominator
 
 
 def _hcv_from_contingency(s: ContingencyState, beta: float = 1.0) -> tuple[float, float, float]:
@@ -350,9 +356,11 @@ def adjusted_mutual_info(
     :math:`E[\mathrm{MI}]` is the expectation under the hypergeometric model
     (random labelings with the same cluster sizes). Special cases follow
     ``adjusted_mutual_info_score``: 1.0 when both labelings have one cluster,
-    0.0 when exactly one does, and numerator and denominator are kept at least
-    machine epsilon away from 0 (with their sign). The expectation skips
-    hypergeometric tail terms whose total is below 1e-17 nats.
+    0.0 when exactly one does. When E[MI] equals the normalizer up to rounding
+    (one labelling all singletons with ``"min"`` or ``"geometric"``, or both all
+    singletons) AMI is 0/0: scorekit warns (:class:`UndefinedMetricWarning`) and
+    returns ``nan``, where scikit-learn divides rounding noise by machine epsilon.
+    The expectation skips hypergeometric tail terms whose total is below 1e-17 nats.
 
     Examples
     --------

@@ -20,6 +20,7 @@ from scorekit._errors import (
     NonFiniteError,
     ParameterError,
     ShapeError,
+    UndefinedMetricWarning,
 )
 from scorekit.clustering import (
     adjusted_mutual_info,
@@ -350,3 +351,16 @@ def test_expected_mutual_info_against_mpmath(a, b):
     assert _expected_mutual_info(a_arr, b_arr, n) == pytest.approx(
         _emi_exact(a_arr, b_arr, n), rel=1e-11
     )
+
+
+@pytest.mark.parametrize("method", ["min", "geometric"])
+def test_ami_zero_over_zero_is_undefined_not_noise(method):
+    # labels_pred all singletons: every labelling with these sizes has MI = H(true) =
+    # E[MI], and with "min"/"geometric" the normalizer is H(true) too, so AMI is 0/0
+    # (scikit-learn returns rounding noise / eps here: 0.667 and 0.862 on these inputs).
+    a = [1, 0, 0, 0, 1, 0, 1, 0, 1, 1, 1, 0, 0, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, 1, 0, 0, 1, 1]
+    for t, p in (([0, 1, 0, 1], [0, 1, 2, 3]), (a, list(range(30)))):
+        with pytest.warns(UndefinedMetricWarning, match="0/0"):
+            assert np.isnan(adjusted_mutual_info(t, p, average_method=method))
+    # the same input with "arithmetic" is well defined: MI = E[MI], so AMI = 0
+    assert abs(adjusted_mutual_info([0, 1, 0, 1], [0, 1, 2, 3])) < 1e-12
