@@ -235,7 +235,7 @@ def _ami_from_contingency(s: ContingencyState, average_method: str = "arithmetic
     denominator = normalizer - emi
     if abs(denominator) <= _ZERO_TOLERANCE * max(1.0, normalizer):
         # E[MI] reaches the normalizer: every labelling with these cluster sizes scores
-        # the same (one side all singletons, with "min" or "geometric"), so AMI is 0/0.
+        # the same (one side all singletons with "min", or both sides), so AMI is 0/0.
         return undefined(
             "adjusted_mutual_info",
             f"the expected mutual information equals the {average_method} entropy (0/0)",
@@ -357,8 +357,7 @@ def adjusted_mutual_info(
     (random labelings with the same cluster sizes). Special cases follow
     ``adjusted_mutual_info_score``: 1.0 when both labelings have one cluster,
     0.0 when exactly one does. When E[MI] equals the normalizer up to rounding
-    (one labelling all singletons with ``"min"`` or ``"geometric"``, or both all
-    singletons) AMI is 0/0: scorekit warns (:class:`UndefinedMetricWarning`) and
+    (one labelling all singletons with ``"min"``, or both all singletons) AMI is 0/0: scorekit warns (:class:`UndefinedMetricWarning`) and
     returns ``nan``, where scikit-learn divides rounding noise by machine epsilon.
     The expectation skips hypergeometric tail terms whose total is below 1e-17 nats.
 
