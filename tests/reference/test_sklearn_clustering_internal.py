@@ -400,3 +400,19 @@ def test_sample_with_one_cluster_raises():
         metrics.silhouette_score(X, labels, sample_size=3, random_state=0)
     with pytest.raises(scorekit.LabelError):
         skc.silhouette_score(X, labels, sample_size=3, random_state=0)
+
+
+def test_silhouette_exact_on_duplicate_points():
+    # Integer grids repeat points: the ‖a‖² + ‖b‖² − 2a·b expansion gives ~1e-16·‖a‖² for
+    # a duplicate pair, whose square root (~1e-8) used to reach the result. Those pairs are
+    # recomputed from differences; compare with distances computed directly by scipy.
+    from scipy.spatial.distance import cdist
+
+    X = np.array([[-1.0, -1.0], [-1.0, -1.0], [0.0, -2.0]])
+    assert skc.silhouette_score(X, [1, 0, 0]) == pytest.approx(-1 / 3, abs=1e-15)
+    rng = np.random.default_rng(5)
+    for _ in range(20):
+        X = rng.integers(0, 3, (30, 3)).astype(float) + 1e3
+        labels = rng.integers(0, 3, 30)
+        want = metrics.silhouette_samples(cdist(X, X), labels, metric="precomputed")
+        np.testing.assert_allclose(skc.silhouette_samples(X, labels), want, rtol=0, atol=1e-12)

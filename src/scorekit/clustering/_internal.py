@@ -52,6 +52,11 @@ BlockFn = Callable[[int, int], FloatArray]
 
 
 # --------------------------------------------------------------------------- inputs
+#: Squared distances below this fraction of ‖a‖² + ‖b‖² are recomputed from the
+#: differences: elsewhere the expansion's rounding is below ~1e-11 of the distance.
+_CANCELLATION = 1e-4
+
+
 def _features(X: ArrayLike, name: str = "X") -> FloatArray:
     arr = as_array(X, name)
     if arr.ndim != 2:
@@ -109,15 +114,31 @@ def _prepare_metric(X: FloatArray, order: IntArray, metric: Any, kwds: dict[str,
     if name == "euclidean":
         Xc = X - X.mean(axis=0)
         sq = np.einsum("ij,ij->i", Xc, Xc)
+        sq_max = float(sq.max())
         # one product gives ‖a‖² + ‖b‖² − 2a·b: [a, ‖a‖², 1] · [−2b, 1, ‖b‖²]
         left = np.hstack([Xc, sq[:, None], np.ones((n, 1))])
         right = np.ascontiguousarray(np.hstack([-2.0 * Xc, np.ones((n, 1)), sq[:, None]]).T)
 
         def euclidean(r0: int, r1: int) -> FloatArray:
             D: FloatArray = left[r0:r1] @ right
+            # The expansion loses digits where ‖a − b‖² is small next to ‖a‖² + ‖b‖²
+            # (duplicate and near-duplicate points): recompute those few pairs directly.
+            # Candidates against the largest ‖a‖² + ‖b‖² (a comparison with a scalar),
+            # then the exact condition on those few.
+            diagonal = (np.arange(r1 - r0), np.arange(r0, r1))
+            D[diagonal] = np.inf  # self-distances are set to 0 below, not candidates
+            small = D < _CANCELLATION * (float(sq[r0:r1].max()) + sq_max)
+            rows = np.flatnonzero(small.any(axis=1))  # few: np.nonzero of the block is slow
+            i, j = np.nonzero(small[rows])
+            i = rows[i]
+            close = D[i, j] < _CANCELLATION * (sq[r0 + i] + sq[j])
+            i, j = i[close], j[close]
+            if i.size:
+                diff = Xc[r0 + i] - Xc[j]
+                D[i, j] = np.einsum("ij,ij->i", diff, diff)
             np.maximum(D, 0.0, out=D)
             np.sqrt(D, out=D)
-            D[np.arange(r1 - r0), np.arange(r0, r1)] = 0.0
+            D[diagonal] = 0.0
             return D
 
         return euclidean
