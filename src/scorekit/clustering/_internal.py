@@ -127,7 +127,8 @@ def _prepare_metric(X: FloatArray, order: IntArray, metric: Any, kwds: dict[str,
             # then the exact condition on those few.
             diagonal = (np.arange(r1 - r0), np.arange(r0, r1))
             D[diagonal] = np.inf  # self-distances are set to 0 below, not candidates
-            small = D < _CANCELLATION * (float(sq[r0:r1].max()) + sq_max)
+            limit = _CANCELLATION * (float(sq[r0:r1].max()) + sq_max)
+            small = np.less(D, limit)
             rows = np.flatnonzero(small.any(axis=1))  # few: np.nonzero of the block is slow
             i, j = np.nonzero(small[rows])
             i = rows[i]
