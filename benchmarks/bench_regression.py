@@ -2,7 +2,9 @@
 
 MAE, MSE and R² (the core of every regression report), unweighted and
 weighted, then explained variance, MAPE and three outputs; the last block
-shows R² at a 1e9 offset, where both are exact (both centre in two passes).
+shows R² at a 1e9 offset. scorekit sums exactly (error-free products and an
+exact accumulator, so chunked, streamed and one-shot values are bit-identical and
+correctly rounded); that costs time: expect ratios below 1 for the second moments.
 
     python benchmarks/bench_regression.py --rows 10000000
 """

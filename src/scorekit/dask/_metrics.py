@@ -174,8 +174,9 @@ def regression_metrics(
 ) -> dict[str, Any]:
     """MAE, MSE, RMSE, R² and explained variance of a dask DataFrame.
 
-    Partitions become :class:`scorekit.stream.RegressionMoments` (merged with
-    Chan's formulas); the values equal the one-shot functions to rounding.
+    Partitions become :class:`scorekit.stream.RegressionMoments` (exact sums,
+    merged by integer addition); the values equal the one-shot functions bit
+    for bit, with or without weights.
     ``true`` and ``pred`` are a column each, or lists of columns (one per
     output, combined as ``multioutput`` says).
 

@@ -1,8 +1,8 @@
 """Regression metrics: MAE, MSE, RMSE, R², explained variance, MAPE, median and max error.
 
 Every moment-based metric is computed from one mergeable state
-(``_moments.MomentsState``: weighted means, centred second moments by Chan's
-formulas, sums of errors), which ``scorekit.stream.RegressionMoments`` and
+(``_moments.MomentsState``: exact sums, so merged states give bit-identical
+values), which ``scorekit.stream.RegressionMoments`` and
 ``scorekit.dask`` reuse; the median absolute error is one-shot only.
 """
 

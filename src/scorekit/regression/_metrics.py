@@ -1,7 +1,7 @@
 """Moment-based regression metrics: validation, then the kernels of ``_moments``.
 
 Each function equals its scikit-learn counterpart (named in the docstring) to
-rounding, with the same ``sample_weight`` and ``multioutput`` semantics:
+rounding (ours is correctly rounded: every sum is exact, see ``_moments``), with the same ``sample_weight`` and ``multioutput`` semantics:
 ``"raw_values"`` returns one value per output, ``"uniform_average"`` their mean,
 an array their weighted mean; R² and explained variance also take
 ``"variance_weighted"`` (weights = the variance of each ``y_true`` column).
@@ -183,8 +183,8 @@ def r2(
 
     .. math:: R^2 = 1 - \frac{\sum_i w_i (y_i - \hat y_i)^2}{\sum_i w_i (y_i - \bar y_w)^2}
 
-    The denominator is centred on the weighted mean in two passes, so values
-    around 1e9 lose no digits. Conventions (scikit-learn's): with
+    Sums are exact and the ratio is rounded once, so values around 1e9 lose
+    no digits. Conventions (scikit-learn's): with
     ``force_finite=True`` a constant ``y_true`` column scores 1.0 when predicted
     exactly and 0.0 otherwise (instead of NaN / −inf); fewer than two samples
     warn ``UndefinedMetricWarning`` and return NaN. ``multioutput`` may also be

@@ -3,138 +3,158 @@ r"""Moment kernels of the regression metrics: chunk -> state, merge, state -> va
 A :class:`MomentsState` holds, per output column, the weighted sufficient
 statistics of every moment-based regression metric (MAE, MSE, RMSE, R²,
 explained variance, MAPE, max error). :func:`_moments_from_chunk` builds one
-from a chunk of rows, :func:`_merge_moments` combines two with Chan's parallel
-formulas, and the ``_*_from_moments`` functions turn a state into the metric,
-with scikit-learn's ``multioutput`` semantics. ``scorekit.stream`` and
-``scorekit.dask`` call exactly these functions.
+from a chunk of rows, :func:`_merge_moments` combines two, and the
+``_*_from_moments`` functions turn a state into the metric, with scikit-learn's
+``multioutput`` semantics. ``scorekit.stream`` and ``scorekit.dask`` call
+exactly these functions.
 
-Numerics. Centred second moments are never formed as
-:math:`\sum y^2 - (\sum y)^2/n`. Inside a chunk every column is shifted by its
-first value s and centred on the weighted mean d of y − s (two passes), so a
-constant column has a centred moment of exactly zero and offsets of 1e9 cost no
-digits. The state keeps (s, d) rather than the rounded mean s + d, and chunks
-are combined with Chan's formulas
+Numerics. Every per-row quantity (``e = y − ŷ``, ``|e|``, ``|e| / max(|y|,
+eps)``) is one float64 operation per row, and every sum is exact
+(:mod:`scorekit._exactsum`: products such as w·y and y² through Dekker's
+error-free product, sums by exponent bucket into Python integers). Merging is
+integer addition, so however rows are chunked and merged, the state and every
+metric are bit-identical to the one-shot value, for any weights. Second
+moments are formed at the end in exact rational arithmetic,
 
-.. math:: \delta = (s_b - s_a) + (d_b - d_a),\quad
-          d = d_a + \delta\,W_b/W,\quad
-          M_2 = M_{2,a} + M_{2,b} + \delta^2 W_a W_b / W .
+.. math:: \sum_i w_i (y_i - \bar y)^2 = \sum_i w_i y_i^2
+          - \Big(\sum_i w_i y_i\Big)^2 \Big/ \sum_i w_i ,
 
-Sums (Σw, Σw·e², Σw·|e|, ...) merge by addition, so with unit weights the
-counts are exact integers and merging reproduces one-shot results to rounding
-(~1e-15 relative).
+and each metric is rounded once to float64 (correctly rounded, so values near
+1e9 and constant columns lose no digits).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
-from .._errors import EmptyInputError, ShapeError
+from .._errors import EmptyInputError, ParameterError, ShapeError
+from .._exactsum import (
+    UNIT_EXP,
+    ExactSum,
+    ExactSums,
+    add_sums,
+    as_fraction,
+    split,
+    to_float,
+    two_product,
+)
 from .._typing import FloatArray
 from .._validation import undefined, zero_weight_error
 from ._inputs import FRACTION_OPTIONS, average_outputs, output_weights
 
 __all__: list[str] = []
 
-#: Every optional field of :class:`MomentsState`; ``need=`` picks a subset.
+#: Every optional statistic of :class:`MomentsState`; ``need=`` picks a subset.
 FIELDS = frozenset({"m2_true", "m2_err", "sse", "sae", "sape", "max_abs_err"})
 
-#: Rows per block when a large array is reduced in :func:`_moments` (cache-sized temporaries).
+#: The sums (fields of :class:`MomentsState`) each statistic needs.
+_SUMS_OF = {
+    "m2_true": ("sum_true", "sumsq_true"),
+    "m2_err": ("sum_err", "sse"),
+    "sse": ("sse",),
+    "sae": ("sae",),
+    "sape": ("sape",),
+    "max_abs_err": (),
+}
+#: The exact sums kept per output, in state order.
+SUMS = ("sum_true", "sumsq_true", "sum_err", "sse", "sae", "sape")
+
+#: Elements per block of :func:`_moments_from_chunk` (cache-sized temporaries).
 _BLOCK_ELEMENTS = 1 << 15
 
 _EPS = float(np.finfo(np.float64).eps)
 
+Sums = tuple[ExactSum, ...] | None
+
 
 @dataclass(frozen=True, slots=True)
 class MomentsState:
-    """Weighted sufficient statistics of regression residuals, one entry per output.
+    """Exact weighted sums of regression residuals, one entry per output.
 
-    ``e = y_true - y_pred``. Fields not requested with ``need=`` are NaN.
-    Means are kept as an exact reference value (a data value) plus the mean
-    deviation from it, so that merging chunks whose values sit near 1e9 keeps
-    every digit of δ in Chan's formula (a float64 mean of such values is only
-    good to ~1e-7).
+    ``e = y_true − y_pred``. Every sum is exact (an integer count of 2**-1074,
+    see :mod:`scorekit._exactsum`); a sum that was not requested with
+    ``need=`` is ``None``.
 
     Attributes
     ----------
     n : int
         Rows seen (R² needs at least two, as in scikit-learn).
-    weight : float
+    weight : ExactSum
         Σw (the number of rows without weights).
-    shift_true, shift_err : FloatArray
-        Reference values: a ``y_true`` (resp. ``e``) value of the first row seen.
-    dev_true, dev_err : FloatArray
-        Weighted means of ``y_true − shift_true`` and ``e − shift_err``
-        (the weighted means are :attr:`mean_true`, :attr:`mean_err`).
-    m2_true, m2_err : FloatArray
-        Σw·(y − ȳ)² and Σw·(e − ē)².
-    sse, sae, sape : FloatArray
-        Σw·e², Σw·|e| and Σw·|e| / max(|y|, eps) (eps = float64 machine epsilon).
+    sum_true, sumsq_true : tuple of ExactSum or None
+        Σw·y and Σw·y² per output.
+    sum_err, sse : tuple of ExactSum or None
+        Σw·e and Σw·e² per output.
+    sae, sape : tuple of ExactSum or None
+        Σw·|e| and Σw·|e| / max(|y|, eps) (eps = float64 machine epsilon).
     max_abs_err : FloatArray
         max |e| over every row, whatever its weight (0 for an empty state).
     """
 
     n: int
-    weight: float
-    shift_true: FloatArray
-    dev_true: FloatArray
-    m2_true: FloatArray
-    shift_err: FloatArray
-    dev_err: FloatArray
-    m2_err: FloatArray
-    sse: FloatArray
-    sae: FloatArray
-    sape: FloatArray
+    weight: ExactSum
+    sum_true: Sums
+    sumsq_true: Sums
+    sum_err: Sums
+    sse: Sums
+    sae: Sums
+    sape: Sums
     max_abs_err: FloatArray
 
     @property
     def n_outputs(self) -> int:
         """Number of output columns."""
-        return int(self.shift_true.shape[0])
+        return int(self.max_abs_err.shape[0])
 
     @property
-    def mean_true(self) -> FloatArray:
-        """Weighted mean of ``y_true`` per output."""
-        return self.shift_true + self.dev_true
-
-    @property
-    def mean_err(self) -> FloatArray:
-        """Weighted mean of the residual ``y_true − y_pred`` per output."""
-        return self.shift_err + self.dev_err
+    def total_weight(self) -> float:
+        """Σw rounded to float64."""
+        return to_float(self.weight)
 
 
-def _wsum(a: FloatArray, w: FloatArray | None) -> FloatArray:
-    """Column sums of ``a`` (n × k), weighted by ``w`` when given.
+#: Scratch arrays of one block (reused: fresh temporaries would cost page faults).
+_SCRATCH = ("e", "wh", "wl", "xh", "xl", "wx", "wxe", "fh", "fl", "p", "err", "tmp")
+_Scratch = dict[str, FloatArray]
 
-    Column by column, without BLAS: a multi-threaded BLAS call on a busy
-    machine can stall for milliseconds, more than the sum itself takes.
+
+def _add_weighted(
+    acc: ExactSums,
+    slot: int | None,
+    w: FloatArray | None,
+    x: FloatArray,
+    square: int | None,
+    buf: _Scratch,
+) -> None:
+    """Add Σw·x to ``slot`` and Σw·x² to ``square`` exactly (either may be ``None``).
+
+    ``buf`` holds the scratch arrays of the block; ``buf["wh"]``, ``buf["wl"]``
+    are the split of ``w``.
     """
+    prod = (buf["p"], buf["err"], buf["tmp"])
     if w is None:
-        return np.array([col.sum() for col in a.T], dtype=np.float64)
-    return np.array([np.einsum("i,i->", w, col) for col in a.T], dtype=np.float64)
-
-
-def _wsumsq(a: FloatArray, w: FloatArray | None) -> FloatArray:
-    """Column sums of ``a²`` (weighted by ``w`` when given), without a temporary array."""
-    if w is None:
-        return np.array([np.einsum("i,i->", col, col) for col in a.T], dtype=np.float64)
-    return np.array([np.einsum("i,i->", w * col, col) for col in a.T], dtype=np.float64)
-
-
-def _centred(
-    a: FloatArray, w: FloatArray | None, weight: float
-) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """(shift, mean of a − shift, Σw·(a − mean)²) per column; shift = the first row (two passes)."""
-    shift = np.array(a[0], dtype=np.float64)
-    if not weight > 0:
-        return shift, np.zeros(a.shape[1]), np.zeros(a.shape[1])
-    d = a - shift
-    dev = _wsum(d, w) / weight
-    d -= dev
-    return shift, dev, _wsumsq(d, w)
+        if slot is not None:
+            acc.add(slot, x)
+        if square is not None:
+            x_parts = split(x, (buf["xh"], buf["xl"]))
+            for part in two_product(x, x, x_parts, x_parts, prod):
+                acc.add(square, part)
+        return
+    x_parts = split(x, (buf["xh"], buf["xl"]))
+    w_parts = (buf["wh"], buf["wl"])
+    wx, wx_err = two_product(w, x, w_parts, x_parts, (buf["wx"], buf["wxe"], buf["tmp"]))
+    if slot is not None:
+        acc.add(slot, wx)
+        acc.add(slot, wx_err)
+    if square is not None:
+        for factor in (wx, wx_err):
+            f_parts = split(factor, (buf["fh"], buf["fl"]))
+            for part in two_product(factor, x, f_parts, x_parts, prod):
+                acc.add(square, part)
 
 
 def _moments_from_chunk(
@@ -142,133 +162,109 @@ def _moments_from_chunk(
 ) -> MomentsState:
     """State of one chunk: ``y``, ``p`` of shape (n, k), ``w`` of shape (n,) or ``None``.
 
-    ``need`` names the fields to compute (default: all, which streaming needs);
-    the others are NaN. Inputs are assumed validated (finite, same shapes,
-    weights ≥ 0) and are not modified.
+    ``need`` names the statistics to compute (default: all, which streaming
+    needs); the sums of the others are ``None``. Inputs are assumed validated
+    (finite, same shapes, weights ≥ 0) and are not modified. Rows go through in
+    cache-sized blocks; the sums are exact, so blocks do not change the result.
 
     >>> s = _moments_from_chunk(np.array([[1.0], [3.0]]), np.array([[2.0], [3.0]]))
-    >>> s.weight, s.mean_true.tolist(), s.m2_true.tolist(), s.sse.tolist()
-    (2.0, [2.0], [2.0], [1.0])
+    >>> s.total_weight, _m2(s.sum_true[0], s.sumsq_true[0], s.weight), to_float(s.sse[0])
+    (2.0, Fraction(2, 1), 1.0)
     """
     need = frozenset(need)
+    sums = sorted({name for stat in need for name in _SUMS_OF[stat]}, key=SUMS.index)
     n, k = y.shape
-    weight = float(n) if w is None else float(w.sum())
-    nan = np.full(k, np.nan)
-    zero = np.zeros(k)
-    e = y - p
-    nan3 = (nan, nan, nan)
-    if n == 0:  # the identity of the merge: zeros where asked
-        true = (zero, zero, zero) if "m2_true" in need else nan3
-        err = (zero, zero, zero) if "m2_err" in need else nan3
-    else:
-        true = _centred(y, w, weight) if "m2_true" in need else nan3
-        err = _centred(e, w, weight) if "m2_err" in need else nan3
-    sse = _wsumsq(e, w) if "sse" in need else nan
-    sae = sape = max_abs_err = nan
-    if need & {"sae", "sape", "max_abs_err"}:
-        np.abs(e, out=e)  # e is ours: reuse it for |e|
-        if "max_abs_err" in need:
-            max_abs_err = e.max(axis=0, initial=0.0)
-        if "sae" in need:
-            sae = _wsum(e, w)
-        if "sape" in need:
-            e /= np.maximum(np.abs(y), _EPS)
-            sape = _wsum(e, w)
-    return MomentsState(
-        n=n,
-        weight=weight,
-        shift_true=true[0],
-        dev_true=true[1],
-        m2_true=true[2],
-        shift_err=err[0],
-        dev_err=err[1],
-        m2_err=err[2],
-        sse=sse,
-        sae=sae,
-        sape=sape,
-        max_abs_err=max_abs_err,
-    )
+    slot = {key: i for i, key in enumerate((s, j) for s in sums for j in range(k))}
+    acc = ExactSums(len(slot) + 1)  # the last slot is Σw
+    max_abs_err = np.zeros(k)
+    step = max(1024, _BLOCK_ELEMENTS // max(k, 1))
+    scratch = np.empty((len(_SCRATCH), min(step, n)))
+    # |y| > 1e154 gives y² = inf (and inf − inf in the split), as in scikit-learn
+    with np.errstate(over="ignore", invalid="ignore"):
+        for start in range(0, n, step):
+            # column-major blocks: every per-column pass is then contiguous
+            yb = np.asfortranarray(y[start : start + step])
+            pb = np.asfortranarray(p[start : start + step])
+            m = yb.shape[0]
+            buf = {name: scratch[i, :m] for i, name in enumerate(_SCRATCH)}
+            wb = None
+            if w is not None:
+                wb = np.ascontiguousarray(w[start : start + step])
+                acc.add(len(slot), wb)
+                split(wb, (buf["wh"], buf["wl"]))
+            for j in range(k):
+                yj = yb[:, j]
+                e = np.subtract(yj, pb[:, j], out=buf["e"])
+                if "sum_true" in sums:
+                    _add_weighted(acc, slot["sum_true", j], wb, yj, slot["sumsq_true", j], buf)
+                if "sum_err" in sums:
+                    _add_weighted(acc, slot["sum_err", j], wb, e, slot["sse", j], buf)
+                elif "sse" in sums:
+                    _add_weighted(acc, None, wb, e, slot["sse", j], buf)
+                if not need & {"sae", "sape", "max_abs_err"}:
+                    continue
+                np.abs(e, out=e)
+                if "max_abs_err" in need:
+                    max_abs_err[j] = max(max_abs_err[j], float(e.max()))
+                if "sae" in sums:
+                    _add_weighted(acc, slot["sae", j], wb, e, None, buf)
+                if "sape" in sums:
+                    e /= np.maximum(np.abs(yj, out=buf["p"]), _EPS, out=buf["p"])
+                    _add_weighted(acc, slot["sape", j], wb, e, None, buf)
+    totals = acc.result()
+    values: dict[str, Sums] = dict.fromkeys(SUMS)
+    for name in sums:
+        values[name] = tuple(totals[slot[name, j]] for j in range(k))
+    weight = (n << UNIT_EXP) if w is None else totals[-1]
+    return MomentsState(n=n, weight=weight, max_abs_err=max_abs_err, **values)
 
 
-def _chan(
-    a: tuple[FloatArray, FloatArray, FloatArray],
-    b: tuple[FloatArray, FloatArray, FloatArray],
-    w_a: float,
-    w_b: float,
-) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """Merge (shift, dev, m2) of two positive-weight parts, keeping ``a``'s shift."""
-    shift_a, dev_a, m2_a = a
-    shift_b, dev_b, m2_b = b
-    delta = (shift_b - shift_a) + (dev_b - dev_a)  # b's mean − a's mean, without the offset
-    frac_b = w_b / (w_a + w_b)
-    return shift_a, dev_a + delta * frac_b, m2_a + m2_b + delta * delta * (w_a * frac_b)
+def _add_tuples(a: Sums, b: Sums) -> Sums:
+    if a is None or b is None:
+        return None
+    return tuple(add_sums(x, y) for x, y in zip(a, b, strict=True))
 
 
 def _merge_moments(a: MomentsState, b: MomentsState) -> MomentsState:
-    """Combine two states (Chan et al.'s parallel formulas for the centred moments).
+    """Combine two states: exact sums add (so any merge order gives the same state).
 
-    A state of zero weight leaves the moments of the other untouched.
+    A sum missing (``None``) in either state is missing in the result.
 
     >>> y, p = np.array([[1.0], [2.0], [4.0]]), np.array([[1.0], [1.0], [1.0]])
     >>> whole = _moments_from_chunk(y, p)
     >>> parts = _merge_moments(_moments_from_chunk(y[:1], p[:1]), _moments_from_chunk(y[1:], p[1:]))
-    >>> round(float(parts.m2_true[0]), 12), round(float(whole.m2_true[0]), 12)  # 42 / 9
-    (4.666666666667, 4.666666666667)
-    >>> parts.sse.tolist(), parts.weight
-    ([10.0], 3.0)
+    >>> parts.sumsq_true == whole.sumsq_true, parts.weight == whole.weight
+    (True, True)
+    >>> _m2(parts.sum_true[0], parts.sumsq_true[0], parts.weight)  # 21 − 7²/3 = 14/3
+    Fraction(14, 3)
     """
     if a.n_outputs != b.n_outputs:
         raise ShapeError(f"cannot merge states with {a.n_outputs} and {b.n_outputs} outputs")
-    if b.n == 0:
-        return a
-    if a.n == 0:
-        return b
-    parts_a = ((a.shift_true, a.dev_true, a.m2_true), (a.shift_err, a.dev_err, a.m2_err))
-    parts_b = ((b.shift_true, b.dev_true, b.m2_true), (b.shift_err, b.dev_err, b.m2_err))
-    if not b.weight > 0:
-        true, err = parts_a
-    elif not a.weight > 0:
-        true, err = parts_b
-    else:
-        true = _chan(parts_a[0], parts_b[0], a.weight, b.weight)
-        err = _chan(parts_a[1], parts_b[1], a.weight, b.weight)
     return MomentsState(
-        a.n + b.n,
-        a.weight + b.weight,
-        *true,
-        *err,
-        sse=a.sse + b.sse,
-        sae=a.sae + b.sae,
-        sape=a.sape + b.sape,
+        n=a.n + b.n,
+        weight=add_sums(a.weight, b.weight),
         max_abs_err=np.maximum(a.max_abs_err, b.max_abs_err),
+        **{name: _add_tuples(getattr(a, name), getattr(b, name)) for name in SUMS},
     )
 
 
 def _moments(
     y: FloatArray, p: FloatArray, w: FloatArray | None = None, need: Iterable[str] = FIELDS
 ) -> MomentsState:
-    """:func:`_moments_from_chunk` over cache-sized row blocks, merged: the one-shot path.
+    """The one-shot path: :func:`_moments_from_chunk` on all the rows.
 
-    >>> _moments(np.array([[1.0], [3.0]]), np.array([[2.0], [3.0]])).sae.tolist()
-    [1.0]
+    >>> to_float(_moments(np.array([[1.0], [3.0]]), np.array([[2.0], [3.0]])).sae[0])
+    1.0
     """
-    need = frozenset(need)
-    n, k = y.shape
-    step = max(1024, _BLOCK_ELEMENTS // max(k, 1))
+    return _moments_from_chunk(y, p, w, need)
 
-    def block(start: int) -> MomentsState:
-        # column-major blocks: every per-column pass is then contiguous
-        return _moments_from_chunk(
-            np.asfortranarray(y[start : start + step]),
-            np.asfortranarray(p[start : start + step]),
-            None if w is None else w[start : start + step],
-            need,
-        )
 
-    state = block(0)
-    for start in range(step, n, step):
-        state = _merge_moments(state, block(start))
-    return state
+def _m2(total: ExactSum, total_sq: ExactSum, weight: ExactSum) -> Fraction | float:
+    """Exact Σw·(x − x̄)² = Σw·x² − (Σw·x)²/Σw (a float only after an overflow to inf/nan)."""
+    if isinstance(total, float) or isinstance(total_sq, float) or isinstance(weight, float):
+        with np.errstate(all="ignore"):  # an overflow to inf or nan: float arithmetic
+            return float(to_float(total_sq) - np.float64(to_float(total)) ** 2 / to_float(weight))
+    return as_fraction(total_sq) - as_fraction(total) ** 2 / as_fraction(weight)
 
 
 def _check_state(s: MomentsState) -> None:
@@ -278,28 +274,46 @@ def _check_state(s: MomentsState) -> None:
         raise zero_weight_error()
 
 
+def _present(sums: Sums, name: str) -> tuple[ExactSum, ...]:
+    """The sums, which a state built with ``need=`` lacking ``name`` does not hold."""
+    if sums is None:
+        raise ParameterError(f"this state holds no {name}; build it with {name!r} in need=")
+    return sums
+
+
+def _means(sums: Sums, s: MomentsState, name: str) -> FloatArray:
+    """Σw·x / Σw per output, correctly rounded."""
+    sums = _present(sums, name)
+    if isinstance(s.weight, float):
+        return np.array([to_float(x) / s.weight for x in sums])
+    w = as_fraction(s.weight)
+    return np.array([float(as_fraction(x) / w) if isinstance(x, int) else x for x in sums])
+
+
 def _mae_from_moments(s: MomentsState, multioutput: Any = "uniform_average") -> float | FloatArray:
     """Mean absolute error Σw·|e| / Σw, combined over outputs as ``multioutput`` says."""
     _check_state(s)
-    return average_outputs(s.sae / s.weight, output_weights(multioutput, s.n_outputs))
+    return average_outputs(_means(s.sae, s, "sae"), output_weights(multioutput, s.n_outputs))
 
 
 def _mse_from_moments(s: MomentsState, multioutput: Any = "uniform_average") -> float | FloatArray:
     """Mean squared error Σw·e² / Σw, combined over outputs as ``multioutput`` says."""
     _check_state(s)
-    return average_outputs(s.sse / s.weight, output_weights(multioutput, s.n_outputs))
+    return average_outputs(_means(s.sse, s, "sse"), output_weights(multioutput, s.n_outputs))
 
 
 def _rmse_from_moments(s: MomentsState, multioutput: Any = "uniform_average") -> float | FloatArray:
     """Root mean squared error per output, then combined (scikit-learn averages the roots)."""
     _check_state(s)
-    return average_outputs(np.sqrt(s.sse / s.weight), output_weights(multioutput, s.n_outputs))
+    return average_outputs(
+        np.sqrt(_means(s.sse, s, "sse")), output_weights(multioutput, s.n_outputs)
+    )
 
 
 def _mape_from_moments(s: MomentsState, multioutput: Any = "uniform_average") -> float | FloatArray:
     """Mean absolute percentage error Σw·|e|/max(|y|, eps) / Σw, combined over outputs."""
     _check_state(s)
-    return average_outputs(s.sape / s.weight, output_weights(multioutput, s.n_outputs))
+    return average_outputs(_means(s.sape, s, "sape"), output_weights(multioutput, s.n_outputs))
 
 
 def _max_error_from_moments(s: MomentsState) -> float:
@@ -311,29 +325,43 @@ def _max_error_from_moments(s: MomentsState) -> float:
     return float(s.max_abs_err[0])
 
 
-def _explained_fraction(
-    numerator: FloatArray, denominator: FloatArray, multioutput: Any, force_finite: bool
-) -> float | FloatArray:
-    """1 − numerator/denominator per output, scikit-learn's ``force_finite`` rule, then combined.
+def _fraction_score(num: Fraction | float, den: Fraction | float, force_finite: bool) -> float:
+    """1 − num/den rounded once, with scikit-learn's ``force_finite`` rule.
 
     With ``force_finite``: a zero numerator gives 1.0 and a non-zero numerator
     over a zero denominator gives 0.0 (instead of NaN and −inf).
     """
-    weights = output_weights(multioutput, numerator.shape[0], FRACTION_OPTIONS)
-    nonzero_den = denominator != 0
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ratio = numerator / denominator
-    if force_finite:
-        nonzero_num = numerator != 0
-        scores = np.ones_like(numerator)
-        valid = nonzero_num & nonzero_den
-        scores[valid] = 1 - ratio[valid]
-        scores[nonzero_num & ~nonzero_den] = 0.0
-    else:
-        scores = 1 - ratio
+    if force_finite and num == 0:
+        return 1.0
+    if den == 0:
+        return 0.0 if force_finite else (float("nan") if num == 0 else float("-inf"))
+    if isinstance(num, float) or isinstance(den, float):
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            return float(1 - np.float64(num) / np.float64(den))
+    return float(1 - num / den)
+
+
+def _explained_fraction(
+    numerator: list[Fraction | float],
+    denominator: list[Fraction | float],
+    multioutput: Any,
+    force_finite: bool,
+) -> float | FloatArray:
+    """1 − numerator/denominator per output (exact, rounded once), then combined."""
+    weights = output_weights(multioutput, len(numerator), FRACTION_OPTIONS)
+    scores = np.array(
+        [_fraction_score(a, b, force_finite) for a, b in zip(numerator, denominator, strict=True)]
+    )
     if isinstance(weights, str) and weights == "variance_weighted":
-        weights = denominator if nonzero_den.any() else "uniform_average"
+        den = np.array([float(d) for d in denominator])
+        weights = den if (den != 0).any() else "uniform_average"
     return average_outputs(scores, weights)
+
+
+def _m2_of(total: Sums, total_sq: Sums, s: MomentsState, name: str) -> list[Fraction | float]:
+    """Exact Σw·(x − x̄)² per output."""
+    pairs = zip(_present(total, name), _present(total_sq, name), strict=True)
+    return [_m2(a, b, s.weight) for a, b in pairs]
 
 
 def _r2_from_moments(
@@ -344,7 +372,11 @@ def _r2_from_moments(
     if s.n < 2:
         output_weights(multioutput, s.n_outputs, FRACTION_OPTIONS)
         return undefined("r2", "R^2 needs at least two samples")
-    return _explained_fraction(s.sse, s.m2_true, multioutput, force_finite)
+    sse: list[Fraction | float] = [
+        as_fraction(x) if isinstance(x, int) else x for x in _present(s.sse, "sse")
+    ]
+    sst = _m2_of(s.sum_true, s.sumsq_true, s, "m2_true")
+    return _explained_fraction(sse, sst, multioutput, force_finite)
 
 
 def _explained_variance_from_moments(
@@ -352,4 +384,6 @@ def _explained_variance_from_moments(
 ) -> float | FloatArray:
     """Explained variance 1 − Var_w(e) / Var_w(y) per output, combined over outputs."""
     _check_state(s)
-    return _explained_fraction(s.m2_err, s.m2_true, multioutput, force_finite)
+    num = _m2_of(s.sum_err, s.sse, s, "m2_err")
+    sst = _m2_of(s.sum_true, s.sumsq_true, s, "m2_true")
+    return _explained_fraction(num, sst, multioutput, force_finite)

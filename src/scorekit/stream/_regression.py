@@ -1,21 +1,24 @@
 """``RegressionMoments``: the streaming front end of the moment-based regression metrics.
 
-The state is :class:`~scorekit.regression._moments.MomentsState`; chunks go
-through ``_moments`` (the one-shot functions' own blocked kernel), states merge
-with ``_merge_moments`` (Chan's parallel formulas) and every metric is a
+The state is :class:`~scorekit.regression._moments.MomentsState` (exact sums);
+chunks go through ``_moments`` (the one-shot functions' own kernel), states
+merge with ``_merge_moments`` (integer addition) and every metric is a
 ``*_from_moments`` kernel.
 """
 
 from __future__ import annotations
 
-from dataclasses import fields
 from typing import Any
 
+import numpy as np
+
 from .._errors import EmptyInputError, ShapeError
+from .._exactsum import decode_sum, encode_sum
 from .._typing import ArrayLike, FloatArray
 from .._validation import check_option
 from ..regression._inputs import regression_inputs
 from ..regression._moments import (
+    SUMS,
     MomentsState,
     _explained_variance_from_moments,
     _mae_from_moments,
@@ -27,7 +30,7 @@ from ..regression._moments import (
     _r2_from_moments,
     _rmse_from_moments,
 )
-from ._base import Accumulator, decode_array, decode_float, encode_array, encode_float
+from ._base import Accumulator, decode_array, encode_array
 from ._labels import empty_chunk
 
 __all__ = ["RegressionMoments"]
@@ -36,19 +39,14 @@ __all__ = ["RegressionMoments"]
 class RegressionMoments(Accumulator):
     r"""Streaming MAE, MSE, RMSE, R², explained variance, MAPE and max error.
 
-    Holds, per output, Σw, the weighted means of ``y_true`` and of the
-    residual, their centred second moments and the sums of squared,
-    absolute and relative errors: memory does not grow with rows. Chunks
-    merge with Chan's parallel formulas
-
-    .. math:: \delta = \bar y_b - \bar y_a,\quad
-              M_2 = M_{2,a} + M_{2,b} + \delta^2 W_a W_b / W,
-
-    so there is no catastrophic cancellation. The values equal the one-shot
-    functions (:func:`scorekit.mae`, ...) to rounding (about 1e-15
-    relative): the floating-point sums depend on where the chunks start,
-    so unlike the count-based accumulators they are not bit-identical;
-    ``max_error`` and the row count are exact. ``update(y_true, y_pred,
+    Holds, per output, the exact sums Σw, Σw·y, Σw·y², Σw·e, Σw·e², Σw·|e|
+    and Σw·|e|/max(|y|, eps) (Python integers, see
+    :mod:`scorekit.regression._moments`) and max |e|: memory does not grow
+    with rows. Merging adds integers, and second moments are formed exactly
+    at the end, so every value equals the one-shot function
+    (:func:`scorekit.mae`, ...) bit for bit, however the rows were chunked
+    and merged, with or without weights, and is correctly rounded (no
+    cancellation at offsets of 1e9). ``update(y_true, y_pred,
     sample_weight=...)`` takes 1-D or ``(n, n_outputs)`` chunks.
 
     Parameters
@@ -146,21 +144,29 @@ class RegressionMoments(Accumulator):
         s = self._state()
         if s is None:
             return {"moments": None}
-        out: dict[str, Any] = {"n": s.n, "weight": encode_float(s.weight)}
-        for f in fields(s):
-            if f.name not in out:
-                out[f.name] = encode_array(getattr(s, f.name))
+        out: dict[str, Any] = {
+            "n": s.n,
+            "weight": encode_sum(s.weight),
+            "max_abs_err": encode_array(s.max_abs_err),
+        }
+        for name in SUMS:
+            sums = getattr(s, name)
+            out[name] = None if sums is None else [encode_sum(x) for x in sums]
         return {"moments": out}
 
     def _state_from_dict(self, d: dict[str, Any]) -> None:
         m = d["moments"]
         if m is None:
             return
-        values = {
-            f.name: decode_array(m[f.name])
-            for f in fields(MomentsState)
-            if f.name not in ("n", "weight")
+        sums = {
+            name: None if m[name] is None else tuple(decode_sum(x) for x in m[name])
+            for name in SUMS
         }
         self._pending.replace(
-            MomentsState(n=int(m["n"]), weight=decode_float(m["weight"]), **values)
+            MomentsState(
+                n=int(m["n"]),
+                weight=decode_sum(m["weight"]),
+                max_abs_err=np.asarray(decode_array(m["max_abs_err"]), dtype=np.float64),
+                **sums,
+            )
         )

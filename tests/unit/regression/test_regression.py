@@ -12,8 +12,10 @@ from hypothesis import strategies as st
 
 import scorekit
 import scorekit.regression as skr
+from scorekit._exactsum import UNIT_EXP
 from scorekit.regression._moments import (
     FIELDS,
+    SUMS,
     MomentsState,
     _explained_variance_from_moments,
     _mae_from_moments,
@@ -99,12 +101,17 @@ def test_constant_y_true_not_exactly_representable():
 
 
 # ----------------------------------------------------------------------------- large offsets
-def _exact(y, p, w):
-    """R², explained variance, MSE and MAE in exact rational arithmetic on the given doubles."""
+def _exact(y, p, w, *, float_residuals=False):
+    """R², explained variance, MSE and MAE in exact rational arithmetic on the given doubles.
+
+    ``float_residuals``: the residuals are the float64 differences fl(y − ŷ), as in the kernel.
+    """
     ys, ps = [Fraction(v) for v in y], [Fraction(v) for v in p]
     ws = [Fraction(1)] * len(ys) if w is None else [Fraction(v) for v in w]
     total = sum(ws)
     es = [a - b for a, b in zip(ys, ps, strict=True)]
+    if float_residuals:
+        es = [Fraction(v) for v in np.asarray(y, dtype=float) - np.asarray(p, dtype=float)]
     y_bar = sum(wi * yi for wi, yi in zip(ws, ys, strict=True)) / total
     e_bar = sum(wi * ei for wi, ei in zip(ws, es, strict=True)) / total
     sst = sum(wi * (yi - y_bar) ** 2 for wi, yi in zip(ws, ys, strict=True))
@@ -146,14 +153,33 @@ def test_huge_offset_against_exact_arithmetic(offset, weighted):
     assert _explained_variance_from_moments(state) == pytest.approx(exact["ev"], rel=1e-12)
 
 
+@pytest.mark.parametrize("offset", [0.0, 1e6, 1e9])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_correctly_rounded(offset, weighted):
+    # Exact sums, one rounding: the values equal exact rational arithmetic on y and on
+    # the float residuals fl(y − ŷ), bit for bit, even at 1e9 where Σy² − (Σy)²/n cancels.
+    rng = np.random.default_rng(7)
+    n = 200
+    y = offset + rng.normal(size=n)
+    p = y + rng.normal(scale=0.3, size=n)
+    w = rng.random(n) * 4 if weighted else None
+    exact = _exact(y, p, w, float_residuals=True)
+    assert skr.r2(y, p, sample_weight=w) == exact["r2"]
+    assert skr.explained_variance(y, p, sample_weight=w) == exact["ev"]
+    assert skr.mse(y, p, sample_weight=w) == exact["mse"]
+    assert skr.mae(y, p, sample_weight=w) == exact["mae"]
+
+
 # ----------------------------------------------------------------------------- kernels
-def _state_close(a: MomentsState, b: MomentsState, rtol=1e-12, *, same_n=True):
+def _state_equal(a: MomentsState, b: MomentsState, *, same_n=True, same_max=True):
+    """Bit-identical states: the exact sums are Python integers, compared with ==."""
     if same_n:
         assert a.n == b.n
-    assert a.weight == pytest.approx(b.weight, rel=rtol)
-    for name in ("mean_true", "mean_err", "m2_true", "m2_err", "sse", "sae", "sape"):
-        np.testing.assert_allclose(getattr(a, name), getattr(b, name), rtol=rtol, atol=1e-300)
-    np.testing.assert_array_equal(a.max_abs_err, b.max_abs_err)
+    assert a.weight == b.weight
+    for name in SUMS:
+        assert getattr(a, name) == getattr(b, name), name
+    if same_max:
+        np.testing.assert_array_equal(a.max_abs_err, b.max_abs_err)
 
 
 @given(
@@ -161,14 +187,16 @@ def _state_close(a: MomentsState, b: MomentsState, rtol=1e-12, *, same_n=True):
     n=st.integers(1, 80),
     k=st.integers(1, 3),
     cuts=st.lists(st.integers(0, 80), max_size=5),
-    weighted=st.booleans(),
+    weights=st.sampled_from(["none", "int", "float"]),
     offset=st.sampled_from([0.0, 1e9]),
 )
-def test_chunked_merge_equals_one_shot(seed, n, k, cuts, weighted, offset):
+def test_chunked_merge_equals_one_shot(seed, n, k, cuts, weights, offset):
     rng = np.random.default_rng(seed)
     y = offset + rng.normal(size=(n, k))
     p = y + rng.normal(size=(n, k))
-    w = rng.integers(0, 4, n).astype(float) if weighted else None
+    w = {"none": None, "int": rng.integers(0, 4, n).astype(float), "float": rng.random(n) * 3}[
+        weights
+    ]
     if w is not None:
         w[0] = 1.0
     whole = _moments_from_chunk(y, p, w)
@@ -178,32 +206,40 @@ def test_chunked_merge_equals_one_shot(seed, n, k, cuts, weighted, offset):
         state = _merge_moments(
             state, _moments_from_chunk(y[a:b], p[a:b], None if w is None else w[a:b])
         )
-    _state_close(state, whole, rtol=1e-12)
-    for fn in (_mae_from_moments, _mse_from_moments, _rmse_from_moments, _mape_from_moments):
-        np.testing.assert_allclose(fn(state, "raw_values"), fn(whole, "raw_values"), rtol=1e-12)
+    _state_equal(state, whole)
+    fns = [_mae_from_moments, _mse_from_moments, _rmse_from_moments, _mape_from_moments]
     if n >= 2:
-        np.testing.assert_allclose(
-            _r2_from_moments(state, "raw_values"), _r2_from_moments(whole, "raw_values"), rtol=1e-9
-        )
+        fns += [_r2_from_moments, _explained_variance_from_moments]
+    for fn in fns:
+        np.testing.assert_array_equal(fn(state, "raw_values"), fn(whole, "raw_values"))
 
 
-def test_merge_is_order_free_and_unit_weights_are_exact():
+def test_merge_is_order_free():
     rng = np.random.default_rng(0)
-    y = rng.integers(0, 10, size=(40, 2)).astype(float)
-    p = rng.integers(0, 10, size=(40, 2)).astype(float)
-    parts = [_moments_from_chunk(y[a : a + 10], p[a : a + 10]) for a in range(0, 40, 10)]
+    y, p, w = rng.normal(size=(40, 2)), rng.normal(size=(40, 2)), rng.random(40)
+    parts = [
+        _moments_from_chunk(y[a : a + 10], p[a : a + 10], w[a : a + 10]) for a in range(0, 40, 10)
+    ]
     forward, backward = parts[0], parts[-1]
     for s in parts[1:]:
         forward = _merge_moments(forward, s)
     for s in parts[-2::-1]:
         backward = _merge_moments(backward, s)
-    whole = _moments_from_chunk(y, p)
-    _state_close(forward, backward)
-    _state_close(forward, whole)
-    # integer data, unit weights: the sums are exact integers
-    assert forward.weight == 40.0
-    np.testing.assert_array_equal(forward.sse, whole.sse)
-    np.testing.assert_array_equal(forward.sae, whole.sae)
+    tree = _merge_moments(_merge_moments(parts[0], parts[1]), _merge_moments(parts[2], parts[3]))
+    whole = _moments_from_chunk(y, p, w)
+    _state_equal(forward, backward)
+    _state_equal(forward, tree)
+    _state_equal(forward, whole)
+
+
+def test_sums_are_exact():
+    # Σy over [1e16, 1, -1e16, 1] is 2 exactly (float64 left to right gives 0.0).
+    y = np.array([[1e16], [1.0], [-1e16], [1.0]])
+    s = _moments_from_chunk(y, np.zeros_like(y))
+    assert s.sum_true[0] == 2 << UNIT_EXP
+    assert s.weight == 4 << UNIT_EXP
+    # Σy² = 2e32 + 2 exactly: 1e16² is exact in binary (2^32·5^32 needs 75 bits: split by Dekker)
+    assert s.sumsq_true[0] == (2 * 10**32 + 2) << UNIT_EXP
 
 
 def test_integer_weight_equals_repeated_rows():
@@ -212,17 +248,16 @@ def test_integer_weight_equals_repeated_rows():
     w = rng.integers(1, 4, 30)
     weighted = _moments_from_chunk(y, p, w.astype(float))
     repeated = _moments_from_chunk(np.repeat(y, w, axis=0), np.repeat(p, w, axis=0))
-    _state_close(weighted, repeated, rtol=1e-12, same_n=False)
+    _state_equal(weighted, repeated, same_n=False)
 
 
 def test_zero_weight_chunk_is_an_identity():
     rng = np.random.default_rng(2)
     y, p = rng.normal(size=(10, 2)), rng.normal(size=(10, 2))
-    base = _moments_from_chunk(y, p)
+    base = _moments_from_chunk(y, p, np.ones(10))
     zero = _moments_from_chunk(y[:3] + 5, p[:3], np.zeros(3))
     merged = _merge_moments(_merge_moments(zero, base), zero)
-    for name in ("mean_true", "mean_err", "m2_true", "m2_err", "sse"):
-        np.testing.assert_array_equal(getattr(merged, name), getattr(base, name))
+    _state_equal(merged, base, same_n=False, same_max=False)
     assert merged.n == 16
 
 
@@ -231,18 +266,23 @@ def test_need_computes_only_what_is_asked_and_agrees():
     y, p = rng.normal(size=(50, 2)), rng.normal(size=(50, 2))
     full = _moments_from_chunk(y, p)
     part = _moments_from_chunk(y, p, need=("sae", "m2_true"))
-    np.testing.assert_array_equal(part.sae, full.sae)
-    np.testing.assert_array_equal(part.m2_true, full.m2_true)
-    assert np.isnan(part.sse).all()
-    assert np.isnan(part.m2_err).all()
+    assert part.sae == full.sae
+    assert (part.sum_true, part.sumsq_true) == (full.sum_true, full.sumsq_true)
+    assert part.sse is None
+    assert part.sum_err is None
     assert set(FIELDS) == {"m2_true", "m2_err", "sse", "sae", "sape", "max_abs_err"}
 
 
-def test_blocked_one_shot_equals_single_chunk():
+def test_blocked_one_shot_equals_chunks_cut_off_the_block_grid():
+    # The kernel works in blocks of rows; chunks cut elsewhere must give the same state.
     rng = np.random.default_rng(4)
-    y, p = rng.normal(size=(100_000, 1)), rng.normal(size=(100_000, 1))
+    y, p = rng.normal(size=(100_000, 2)), rng.normal(size=(100_000, 2))
     w = rng.random(100_000)
-    _state_close(_moments(y, p, w), _moments_from_chunk(y, p, w), rtol=1e-11)
+    parts = _merge_moments(
+        _moments_from_chunk(y[:12_345], p[:12_345], w[:12_345]),
+        _moments_from_chunk(y[12_345:], p[12_345:], w[12_345:]),
+    )
+    _state_equal(_moments(y, p, w), parts)
 
 
 def test_value_functions_reject_empty_and_zero_weight_states():

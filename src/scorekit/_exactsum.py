@@ -1,0 +1,246 @@
+r"""Exact, order-free sums of float64 arrays (vectorised), and Dekker's exact product.
+
+Every finite float64 is an integer multiple of :math:`2^{-1074}`, so the sum of
+any float64 values is an integer :math:`S` in those units; :class:`ExactSums`
+computes it exactly, whatever the order and grouping of the rows, and keeps it
+as a Python ``int``. Sums merge by integer addition, so a streamed or
+distributed sum equals the one-shot sum bit for bit, and
+``Fraction(S, 2**1074)`` rounds once, correctly, to a float.
+
+Method. The bits of each value give its exponent field ``E`` (0 for zero and
+subnormals) and its significand; clearing the low 26 bits splits ``x = hi + lo``
+exactly, each limb an integer of at most 27 bits in the unit of its bucket.
+``np.bincount(E, weights=limb)`` adds the limbs of each exponent: float64 sums
+of such integers stay exact while fewer than :math:`2^{25}` rows are added, so
+the 2 × 2048 bucket totals are flushed into the Python integer before that.
+
+:func:`two_product` is Dekker's product with Veltkamp's split: ``p = fl(a·b)``
+and ``err`` with ``a·b = p + err`` exactly (no FMA needed; exact unless the
+product underflows, and the split overflows above about 1e299). Sums of inf or
+NaN are kept as the float ``inf``/``-inf``/``nan``.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+
+from ._typing import FloatArray
+
+__all__: list[str] = []
+
+#: An exact sum: an integer in units of 2**-1074, or a float inf/nan after an overflow.
+ExactSum = int | float
+
+#: Exact sums count units of 2**-UNIT_EXP (the smallest subnormal).
+UNIT_EXP = 1074
+_LOW_BITS = 26
+_HI_MASK = np.int64(~((1 << _LOW_BITS) - 1))
+_EXP_MASK = np.int64(0x7FF)
+_N_BUCKETS = 2048
+_FLUSH_ROWS = 1 << 25
+_SPLITTER = float((1 << 27) + 1)
+
+
+def add_sums(a: ExactSum, b: ExactSum) -> ExactSum:
+    """``a + b`` for exact sums (an int plus inf/nan gives inf/nan).
+
+    >>> add_sums(3, 4), add_sums(10**400, float("inf"))
+    (7, inf)
+    """
+    if isinstance(a, int) and isinstance(b, int):
+        return a + b
+    fa = a if isinstance(a, float) else 0.0
+    fb = b if isinstance(b, float) else 0.0
+    return fa + fb
+
+
+def as_fraction(s: ExactSum) -> Fraction:
+    """The exact value of a finite sum (``Fraction(s, 2**1074)``)."""
+    if isinstance(s, float):
+        return Fraction(s)
+    return Fraction(s, 1 << UNIT_EXP)
+
+
+def to_float(s: ExactSum) -> float:
+    """The sum rounded once to the nearest float64.
+
+    >>> to_float(exact_sum(np.array([1e100, 1.0, -1e100])))
+    1.0
+    """
+    if isinstance(s, float):
+        return s
+    return float(Fraction(s, 1 << UNIT_EXP))
+
+
+def of_float(x: float) -> int:
+    """The exact sum holding the one finite float ``x``.
+
+    >>> of_float(0.5) == 1 << 1073
+    True
+    """
+    num, den = float(x).as_integer_ratio()
+    return num << (UNIT_EXP - den.bit_length() + 1)
+
+
+def encode_sum(s: ExactSum) -> str:
+    """JSON-safe text of an exact sum: decimal digits, or ``float.hex`` of inf/nan."""
+    return float(s).hex() if isinstance(s, float) else str(s)
+
+
+def decode_sum(text: str) -> ExactSum:
+    """The exact sum stored by :func:`encode_sum`.
+
+    >>> decode_sum(encode_sum(-(10**30))), decode_sum(encode_sum(float("-inf")))
+    (-1000000000000000000000000000000, -inf)
+    """
+    if text.lstrip("-").isdigit():
+        return int(text)
+    return float.fromhex(text)
+
+
+def split(
+    a: FloatArray, out: tuple[FloatArray, FloatArray] | None = None
+) -> tuple[FloatArray, FloatArray]:
+    """Veltkamp's split ``a = hi + lo``, each with at most 26 significant bits.
+
+    ``out`` is a pair of arrays shaped like ``a`` to write ``hi`` and ``lo`` into.
+    Values above 2**995 are split scaled down (Veltkamp's constant would
+    overflow). Like :func:`two_product`, it warns on overflow and on inf unless
+    the caller silences floating-point warnings (the regression kernels do).
+    """
+    hi, lo = (np.empty_like(a), np.empty_like(a)) if out is None else out
+    np.multiply(a, _SPLITTER, out=lo)  # c
+    np.subtract(lo, a, out=hi)  # c − a
+    np.subtract(lo, hi, out=hi)  # hi = c − (c − a)
+    np.subtract(a, hi, out=lo)
+    if not np.isfinite(np.sum(hi)):  # |a| > 2**995 overflowed in c: split those scaled down
+        big = np.abs(a) > 2.0**995
+        scaled = a[big] * 2.0**-28
+        c = scaled * _SPLITTER
+        hi[big] = (c - (c - scaled)) * 2.0**28
+        lo[big] = a[big] - hi[big]
+    return hi, lo
+
+
+def two_product(
+    a: FloatArray,
+    b: FloatArray,
+    a_parts: tuple[FloatArray, FloatArray] | None = None,
+    b_parts: tuple[FloatArray, FloatArray] | None = None,
+    out: tuple[FloatArray, FloatArray, FloatArray] | None = None,
+) -> tuple[FloatArray, FloatArray]:
+    """Dekker's exact product: ``p = fl(a·b)`` and ``err`` with ``a·b == p + err``.
+
+    ``a_parts``/``b_parts`` are :func:`split` of ``a``/``b`` when already known
+    (``b_parts`` defaults to ``a_parts`` when ``b is a``); ``out`` is three
+    arrays shaped like ``a`` for ``p``, ``err`` and a scratch array.
+
+    >>> p, err = two_product(np.array([0.1]), np.array([0.1]))
+    >>> Fraction(0.1) ** 2 == Fraction(p[0]) + Fraction(err[0])
+    True
+    """
+    ah, al = split(a) if a_parts is None else a_parts
+    if b is a and b_parts is None:
+        bh, bl = ah, al
+    else:
+        bh, bl = split(b) if b_parts is None else b_parts
+    p, err, tmp = (np.empty_like(a), np.empty_like(a), np.empty_like(a)) if out is None else out
+    np.multiply(a, b, out=p)
+    np.multiply(ah, bh, out=err)
+    err -= p
+    err += np.multiply(ah, bl, out=tmp)
+    err += np.multiply(al, bh, out=tmp)
+    err += np.multiply(al, bl, out=tmp)
+    if not np.isfinite(
+        np.sum(err)
+    ):  # an overflowed product: p = ±inf carries it, its error term is not a number
+        err[~np.isfinite(p)] = 0.0
+    return p, err
+
+
+class ExactSums:
+    """Exact sums of ``n_slots`` streams of float64 values, fed array by array.
+
+    >>> acc = ExactSums(1)
+    >>> acc.add(0, np.array([0.1, 0.2, -0.3]))
+    >>> acc.result()[0] == of_float(0.1) + of_float(0.2) - of_float(0.3)
+    True
+    """
+
+    def __init__(self, n_slots: int) -> None:
+        self._totals = np.zeros((n_slots, 2, _N_BUCKETS))
+        self._rows = [0] * n_slots
+        self._ints: list[ExactSum] = [0] * n_slots
+        self._buf = np.empty((3, 0), dtype=np.int64)
+
+    def add(self, slot: int, x: FloatArray) -> None:
+        """Add every value of the 1-D float64 array ``x`` to the sum of ``slot``.
+
+        An inf in ``x`` gives an "invalid value" warning unless the caller
+        silences it (:func:`exact_sum` and the regression kernels do).
+        """
+        if self._rows[slot] + x.shape[0] > _FLUSH_ROWS:
+            self._flush(slice(slot, slot + 1))
+        if x.shape[0] > _FLUSH_ROWS:
+            for start in range(0, x.shape[0], _FLUSH_ROWS):
+                self.add(slot, x[start : start + _FLUSH_ROWS])
+            return
+        m = x.shape[0]
+        self._rows[slot] += m
+        if self._buf.shape[1] < m:  # reused buffers: fresh temporaries cost page faults
+            self._buf = np.empty((3, m), dtype=np.int64)
+        exponent, hi_bits, lo_bits = self._buf[0, :m], self._buf[1, :m], self._buf[2, :m]
+        bits = np.ascontiguousarray(x, dtype=np.float64).view(np.int64)
+        np.right_shift(bits, 52, out=exponent)
+        np.bitwise_and(exponent, _EXP_MASK, out=exponent)
+        np.bitwise_and(bits, _HI_MASK, out=hi_bits)
+        hi, lo = hi_bits.view(np.float64), lo_bits.view(np.float64)
+        np.subtract(x, hi, out=lo)
+        totals = self._totals[slot]
+        totals[0] += np.bincount(exponent, hi, minlength=_N_BUCKETS)
+        totals[1] += np.bincount(exponent, lo, minlength=_N_BUCKETS)
+
+    def _flush(self, slots: slice) -> None:
+        """Move the float bucket totals of ``slots`` into the Python integers."""
+        totals = self._totals[slots]
+        first = slots.indices(len(self._rows))[0]
+        special = totals[:, 0, _N_BUCKETS - 1]
+        for i in np.flatnonzero(special != 0).tolist():  # inf or nan (nan != 0 too)
+            self._ints[first + i] = add_sums(self._ints[first + i], float(special[i]))
+        flat = np.flatnonzero(totals != 0)  # contiguous: much faster than a strided nonzero
+        flat = flat[flat % _N_BUCKETS != _N_BUCKETS - 1]
+        if flat.size:
+            slot, limb, bucket = np.unravel_index(flat, totals.shape)
+            # bucket E ≥ 1 counts units of 2**(E − 1075) (lo) and 2**(E − 1049) (hi);
+            # E = 0 (subnormals) counts units of 2**-1074, like E = 1
+            scale = np.maximum(bucket, 1) - 1
+            shift = scale + np.where(limb == 0, _LOW_BITS, 0)
+            units = np.ldexp(totals[slot, limb, bucket], UNIT_EXP - shift).astype(np.int64)
+            sums = [0] * totals.shape[0]
+            for i, u, sh in zip(slot.tolist(), units.tolist(), shift.tolist(), strict=True):
+                sums[i] += u << sh
+            for i, value in enumerate(sums):
+                if value:
+                    self._ints[first + i] = add_sums(self._ints[first + i], value)
+        totals[:] = 0.0
+        for i in range(totals.shape[0]):
+            self._rows[first + i] = 0
+
+    def result(self) -> list[ExactSum]:
+        """The exact sum of every slot."""
+        self._flush(slice(None))
+        return list(self._ints)
+
+
+def exact_sum(x: FloatArray) -> ExactSum:
+    """Exact sum of a 1-D float64 array, in units of 2**-1074.
+
+    >>> to_float(exact_sum(np.array([0.1] * 10))) == 1.0
+    True
+    """
+    acc = ExactSums(1)
+    with np.errstate(invalid="ignore"):
+        acc.add(0, x)
+    return acc.result()[0]
