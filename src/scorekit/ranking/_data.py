@@ -135,8 +135,29 @@ def _check_lengths(query: AnyArray, doc: AnyArray, value: AnyArray, what: str) -
     return n
 
 
+class _QueryTable:
+    """What Run and Qrels share: integer-coded queries and documents (``_coded``)."""
+
+    __slots__ = ()
+    _coded: _Coded
+
+    @property
+    def n_queries(self) -> int:
+        """Number of queries with at least one row (document or judgment)."""
+        return int(self._coded.queries.size)
+
+    @property
+    def query_ids(self) -> list[str]:
+        """Query ids in sorted (byte) order."""
+        return decode(self._coded.queries)
+
+    def _row_queries(self) -> AnyArray:
+        """The query id of every row (an object array)."""
+        return np.asarray(self.query_ids, dtype=object)[self._coded.query]
+
+
 @dataclass(frozen=True, slots=True, eq=False)
-class Run:
+class Run(_QueryTable):
     """A retrieval run: for each query, documents with scores, kept in rank order.
 
     Build one with :meth:`from_trec`, :meth:`from_dict`, :meth:`from_frame` or
@@ -233,16 +254,6 @@ class Run:
     def __repr__(self) -> str:
         return f"Run(tag={self.tag!r}, queries={self.n_queries}, rows={len(self)})"
 
-    @property
-    def n_queries(self) -> int:
-        """Number of queries with at least one document."""
-        return int(self._coded.queries.size)
-
-    @property
-    def query_ids(self) -> list[str]:
-        """Query ids in sorted (byte) order."""
-        return decode(self._coded.queries)
-
     def _input_positions(self) -> IntArray:
         """The input row (0-based, as given to the constructor or read) of each ranked row.
 
@@ -269,14 +280,12 @@ class Run:
 
     def to_trec(self, path: _trec.PathLike) -> None:
         """Write the run as a TREC file, in rank order, with ranks 1, 2, ... per query."""
-        c = self._coded
-        qids = decode(c.queries)
         _trec.write_lines(
             path,
             [
-                [qids[i] for i in c.query.tolist()],
+                self._row_queries().tolist(),
                 ["Q0"] * len(self),
-                decode(c.doc),
+                decode(self._coded.doc),
                 [str(r) for r in self.rank.tolist()],
                 [repr(v) for v in self.score.tolist()],
                 [self.tag] * len(self),
@@ -286,12 +295,10 @@ class Run:
     def to_pandas(self) -> Any:
         """A pandas DataFrame with columns query, doc, rank, score."""
         pd = require("pandas", "io")
-        c = self._coded
-        qids = np.asarray(decode(c.queries), dtype=object)
         return pd.DataFrame(
             {
-                "query": qids[c.query],
-                "doc": decode(c.doc),
+                "query": self._row_queries(),
+                "doc": decode(self._coded.doc),
                 "rank": self.rank,
                 "score": self.score,
             }
@@ -299,7 +306,7 @@ class Run:
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class Qrels:
+class Qrels(_QueryTable):
     """Relevance judgments: for each query, documents with an integer relevance grade.
 
     Build one with :meth:`from_trec`, :meth:`from_dict`, :meth:`from_frame` or
@@ -381,30 +388,18 @@ class Qrels:
     def __repr__(self) -> str:
         return f"Qrels(queries={self.n_queries}, rows={len(self)})"
 
-    @property
-    def n_queries(self) -> int:
-        """Number of judged queries."""
-        return int(self._coded.queries.size)
-
-    @property
-    def query_ids(self) -> list[str]:
-        """Query ids in sorted (byte) order."""
-        return decode(self._coded.queries)
-
     def to_dict(self) -> dict[str, dict[str, int]]:
         """``{query_id: {doc_id: grade}}``."""
         return _nest(self._coded, self.relevance.tolist())
 
     def to_trec(self, path: _trec.PathLike) -> None:
         """Write the judgments as a TREC qrels file (iteration column 0)."""
-        c = self._coded
-        qids = decode(c.queries)
         _trec.write_lines(
             path,
             [
-                [qids[i] for i in c.query.tolist()],
+                self._row_queries().tolist(),
                 ["0"] * len(self),
-                decode(c.doc),
+                decode(self._coded.doc),
                 [str(v) for v in self.relevance.tolist()],
             ],
         )
@@ -412,10 +407,12 @@ class Qrels:
     def to_pandas(self) -> Any:
         """A pandas DataFrame with columns query, doc, relevance."""
         pd = require("pandas", "io")
-        c = self._coded
-        qids = np.asarray(decode(c.queries), dtype=object)
         return pd.DataFrame(
-            {"query": qids[c.query], "doc": decode(c.doc), "relevance": self.relevance}
+            {
+                "query": self._row_queries(),
+                "doc": decode(self._coded.doc),
+                "relevance": self.relevance,
+            }
         )
 
 
