@@ -9,6 +9,8 @@ and ``scorekit.stats`` load with it, ``scorekit.dask`` on demand.
 from __future__ import annotations
 
 from . import classification, clustering, ranking, recsys, regression, stats, stream
+from ._catalog import MetricInfo, metrics
+from ._catalog import get as metric_info
 from ._errors import *  # noqa: F403
 from ._errors import __all__ as _errors_all
 from .classification import *  # noqa: F403
@@ -20,6 +22,7 @@ from .regression import *  # noqa: F403
 __version__ = "0.1.0"
 
 __all__ = [
+    "MetricInfo",
     "__version__",
     "classification",
     "clustering",
@@ -27,6 +30,8 @@ __all__ = [
     "recsys",
     "regression",
     "stats",
+    "metric_info",
+    "metrics",
     "stream",
     *_errors_all,
     *classification.__all__,

@@ -24,6 +24,7 @@ __all__ = [
     "ShapeError",
     "UndefinedMetricWarning",
     "UnknownMeasureError",
+    "UnknownMetricError",
 ]
 
 
@@ -73,6 +74,10 @@ class DuplicateDocumentError(ScorekitError):
 
 class UnknownMeasureError(ScorekitError):
     """A measure name is not known; the message lists suggestions and the known names."""
+
+
+class UnknownMetricError(ParameterError):
+    """A metric name is not in the catalog; the message suggests the closest names."""
 
 
 class MissingDependencyError(ScorekitError, ImportError):

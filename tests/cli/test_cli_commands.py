@@ -678,18 +678,3 @@ def test_error_unknown_extension_and_missing_report_folder(tmp_path):
         sk("regress", path, "--true", "y", "--pred", "p", "--report", tmp_path / "no" / "r.html"),
         "does not exist",
     )
-
-
-def test_error_missing_library_function_is_one_line(tmp_path):
-    path = write_table(tmp_path / "d.csv", {"y": [1.0, 2.0], "p": [1.0, 2.5]})
-    code = (
-        "import sys, scorekit\n"
-        "for name in ('mae', 'rmse'):\n"
-        "    if hasattr(scorekit, name): delattr(scorekit, name)\n"
-        "from scorekit.cli._commands import run\n"
-        f"sys.exit(run(['regress', {str(path)!r}, '--true', 'y', '--pred', 'p']))\n"
-    )
-    proc = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=TIMEOUT
-    )
-    assert_one_line_error(proc, "scorekit.mae", "scorekit.rmse", "not available")

@@ -10,14 +10,13 @@ import numpy as np
 import pytest
 
 import scorekit
-from scorekit._demo import demo_data, demo_sections, summary_rows
+from scorekit.cli._demo import demo_data, demo_sections, summary_rows
 from scorekit.report import (
     Metric,
     Plot,
     Report,
     Section,
     Table,
-    UnavailableError,
     _svg,
     classification_section,
     clustering_section,
@@ -25,20 +24,12 @@ from scorekit.report import (
     ranking_section,
     regression_section,
 )
-from scorekit.report._data import metric_function, records, with_intervals
+from scorekit.report._data import catalog_metrics, records
 
 pytest.importorskip("matplotlib")
 
 EVIL = "<script>alert(1)</script>"
 ESCAPED = "&lt;script&gt;alert(1)&lt;/script&gt;"
-
-
-def needs(*names: str) -> None:
-    for name in names:
-        try:
-            metric_function(name)
-        except UnavailableError:
-            pytest.skip(f"scorekit.{name} is not implemented yet")
 
 
 @dataclass
@@ -134,12 +125,6 @@ def test_missing_matplotlib_names_the_plot_extra(monkeypatch):
         _svg.histogram_svg(np.arange(3.0), title="h", xlabel="x")
 
 
-def test_unknown_function_raises_unavailable():
-    with pytest.raises(UnavailableError, match=r"scorekit\.not_a_metric is not available"):
-        metric_function("not_a_metric")
-    assert isinstance(UnavailableError("x"), scorekit.ScorekitError)
-
-
 def test_records_reads_every_result_shape():
     arr = np.array([(0.5, 1), (0.7, 2)], dtype=[("threshold", "f8"), ("tp", "i8")])
     expected = [{"threshold": 0.5, "tp": 1}, {"threshold": 0.7, "tp": 2}]
@@ -155,17 +140,21 @@ def test_records_reads_every_result_shape():
     assert records(WithToDict()) == expected
 
 
-def test_with_intervals_without_and_with_bootstrap():
-    y = np.array([1.0, 2.0, 3.0, 4.0])
-    (m,) = with_intervals([("mean", np.mean, (y,))])
-    assert m == Metric("mean", 2.5)
-    needs("stats.bootstrap_ci")
-    (m,) = with_intervals([("mean", np.mean, (y,))], bootstrap=200, seed=1)
-    assert (m.ci_low, m.ci_high) == scorekit.stats.bootstrap_ci(np.mean, y, n_resamples=200, seed=1)
+def test_catalog_metrics_from_states_and_intervals():
+    t = np.array([1.0, 2.0, 3.0, 5.0])
+    p = np.array([1.5, 2.0, 2.0, 4.0])
+    rows = [scorekit.metric_info("mae"), scorekit.metric_info("max_error")]
+    acc = scorekit.stream.RegressionMoments().update(t, p)
+    mae, mx = catalog_metrics(rows, {"regression": (t, p)}, {"RegressionMoments": acc})
+    assert mae == Metric("mae", scorekit.mae(t, p))
+    assert mx == Metric("max_error", 1.0)
+    mae, mx = catalog_metrics(rows, {"regression": (t, p)}, {}, bootstrap=200, seed=1)
+    expected = scorekit.stats.bootstrap_ci(scorekit.mae, t, p, n_resamples=200, seed=1)
+    assert (mae.ci_low, mae.ci_high) == expected
+    assert mx.ci_low is None and mx.ci_high is None  # an order statistic gets no interval
 
 
 def test_regression_section_values_and_plots():
-    needs("mae", "r2", "max_error")
     t = np.array([1.0, 2.0, 3.0, 5.0])
     p = np.array([1.5, 2.0, 2.0, 5.0])
     section = regression_section(t, p)
@@ -177,7 +166,6 @@ def test_regression_section_values_and_plots():
 
 
 def test_binary_classification_section_has_every_part():
-    needs("roc_auc", "roc_curve", "precision_recall_curve", "calibration_curve", "threshold_table")
     d = demo_data()
     section = classification_section(d.binary_true, y_score=d.binary_prob)
     assert section.to_dict()["roc_auc"] == scorekit.roc_auc(d.binary_true, d.binary_prob)
@@ -195,7 +183,6 @@ def test_binary_classification_section_has_every_part():
 
 
 def test_multiclass_and_clustering_sections():
-    needs("accuracy", "cohen_kappa", "confusion_matrix", "adjusted_rand_index", "silhouette_score")
     d = demo_data()
     multi = classification_section(d.multi_true, y_pred=d.multi_pred)
     assert multi.to_dict()["accuracy"] == scorekit.accuracy(d.multi_true, d.multi_pred)
@@ -215,7 +202,6 @@ def test_multiclass_and_clustering_sections():
 
 
 def test_gauc_section_draws_per_group_auc():
-    needs("gauc")
     rng = np.random.default_rng(0)
     g = rng.integers(0, 20, size=400)
     y = rng.integers(0, 2, size=400)
@@ -271,7 +257,7 @@ def test_ranking_section_from_results_and_comparison():
     assert ESCAPED in page
 
 
-def test_demo_is_deterministic_and_skips_missing_families(monkeypatch):
+def test_demo_is_deterministic():
     a, b = demo_data(), demo_data()
     for field in a.__dataclass_fields__:
         x, y = getattr(a, field), getattr(b, field)
@@ -279,13 +265,3 @@ def test_demo_is_deterministic_and_skips_missing_families(monkeypatch):
             assert all(np.array_equal(x[k], y[k]) for k in x)
         else:
             assert np.array_equal(x, y)
-    monkeypatch.delattr(scorekit, "mae", raising=False)
-    monkeypatch.delattr(scorekit, "roc_auc", raising=False)
-    monkeypatch.delattr(scorekit, "Qrels", raising=False)
-    sections = demo_sections(a, bootstrap=0)
-    notes = {s.title: s.notes for s in sections if s.kind == "note"}
-    assert "scorekit.mae" in notes["Regression"][0]
-    assert "scorekit.roc_auc" in notes["Binary classifier"][0]
-    assert "Ranking: two systems" in notes
-    rows = summary_rows(sections)
-    assert ["regression", "(skipped)", None, None, None] in rows

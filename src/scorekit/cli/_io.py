@@ -257,12 +257,12 @@ def read_ranking(path: str, kind: str, fmt: str) -> Any:
     relevance (qrels) or score (run) column (``query, doc, relevance`` or the
     usual aliases: ``qid``, ``docid``/``docno``, ``rel``, ...).
     """
-    from ..report._data import metric_function
+    from ..ranking import Qrels, Run
 
-    cls = metric_function("Qrels" if kind == "qrels" else "Run")
+    cls: Any = Qrels if kind == "qrels" else Run
     _check_exists(path)
     if fmt == "trec":
-        return cls.from_trec(path)  # type: ignore[attr-defined]
+        return cls.from_trec(path)
     frame = read_frame(path, fmt)
     q = _pick(frame, _QUERY, "query")
     d = _pick(frame, _DOC, "document")

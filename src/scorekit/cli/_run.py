@@ -10,7 +10,6 @@ from typing import Any
 
 from .._errors import ParameterError
 from ..report import Report, Section
-from ..report._data import metric_function
 from ._commands import parse_label, report_path
 from ._format import metrics_json, metrics_rows, render
 from ._io import detect_format, read_frame, read_ranking
@@ -213,7 +212,6 @@ def run_names(paths: Sequence[str]) -> list[str]:
 def _read_inputs(
     args: argparse.Namespace, progress: Progress, paths: Sequence[str]
 ) -> tuple[Any, dict[str, Any]]:
-    metric_function("evaluate")  # fail before reading when the ranking module is absent
     progress.step(f"reading {args.qrels}")
     qrels = read_ranking(
         args.qrels, "qrels", detect_format(args.qrels, args.input_format, default="trec")
@@ -276,7 +274,8 @@ def _rank(args: argparse.Namespace) -> int:
     report = report_path(args.report) if args.report else None
     measures = list(args.measures or DEFAULT_TREC_MEASURES)
     options = _evaluate_options(args)
-    evaluate = metric_function("evaluate")
+    from ..ranking import evaluate
+
     with Progress(args.quiet) as progress:
         qrels, runs = _read_inputs(args, progress, args.runs)
         ((name, run),) = runs.items()
@@ -342,7 +341,8 @@ def _compare(args: argparse.Namespace) -> int:
         raise ParameterError("compare needs at least two runs")
     report = report_path(args.report) if args.report else None
     measures = list(args.measures or DEFAULT_COMPARE_MEASURES)
-    compare = metric_function("compare")
+    from ..ranking import compare
+
     with Progress(args.quiet) as progress:
         qrels, runs = _read_inputs(args, progress, args.runs)
         progress.step("testing")
@@ -394,7 +394,7 @@ def _compare(args: argparse.Namespace) -> int:
 
 
 def _demo(args: argparse.Namespace) -> int:
-    from .._demo import run_demo
+    from ._demo import run_demo
 
     out = report_path(args.out)
     with Progress(args.quiet) as progress:

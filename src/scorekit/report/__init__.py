@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from ._data import Metric, Plot, Section, Table, UnavailableError
+from ._data import Metric, Plot, Section, Table
 from ._html import render_html
 from ._ranking import evaluate_runs, gauc_section, ranking_section
 from ._sections import classification_section, clustering_section, regression_section
@@ -27,7 +27,6 @@ __all__ = [
     "Report",
     "Section",
     "Table",
-    "UnavailableError",
     "classification_section",
     "clustering_section",
     "evaluate_runs",

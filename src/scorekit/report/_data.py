@@ -7,14 +7,13 @@ The builders (``classification_section`` ... in :mod:`._sections` and
 :mod:`._ranking`) are shared by the command line and ``scorekit demo``: the
 command prints ``section.metrics`` and the report draws the rest.
 
-Every metric is looked up in the ``scorekit`` namespace when it is used
-(:func:`metric_function`), so a function that this installation lacks raises
-:class:`UnavailableError` (a :class:`~scorekit.ScorekitError`) naming it,
-instead of failing at import.
+Which metrics a section shows is a list of catalog names (:mod:`scorekit._catalog`);
+:func:`catalog_metrics` computes them from one accumulator state per input.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -22,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from .._errors import ScorekitError
+from .._catalog import MetricInfo
 from .._typing import AnyArray
 
 __all__ = [
@@ -30,54 +29,12 @@ __all__ = [
     "Plot",
     "Section",
     "Table",
-    "UnavailableError",
+    "catalog_metrics",
     "finite_or_none",
-    "metric_function",
     "records",
-    "require_functions",
-    "with_intervals",
 ]
 
 MetricFn = Callable[..., Any]
-
-
-class UnavailableError(ScorekitError):
-    """A scorekit function that this command or section needs is not in this installation."""
-
-
-def metric_function(name: str) -> MetricFn:
-    """The callable ``scorekit.<name>`` (dotted names allowed), or :class:`UnavailableError`.
-
-    >>> metric_function("no_such_metric")
-    Traceback (most recent call last):
-    ...
-    scorekit.report._data.UnavailableError: scorekit.no_such_metric is not available in this version of scorekit
-    """
-    import scorekit
-
-    obj: Any = scorekit
-    for part in name.split("."):
-        obj = getattr(obj, part, None)
-        if obj is None:
-            raise UnavailableError(f"scorekit.{name} is not available in this version of scorekit")
-    if not callable(obj):
-        raise UnavailableError(f"scorekit.{name} is not a function")
-    return obj  # type: ignore[no-any-return]
-
-
-def require_functions(*names: str) -> None:
-    """Raise :class:`UnavailableError` naming every one of ``names`` that is missing."""
-    missing = []
-    for name in names:
-        try:
-            metric_function(name)
-        except UnavailableError:
-            missing.append(f"scorekit.{name}")
-    if missing:
-        raise UnavailableError(
-            f"{', '.join(missing)} {'is' if len(missing) == 1 else 'are'} not available "
-            "in this version of scorekit"
-        )
 
 
 @dataclass(frozen=True)
@@ -162,26 +119,48 @@ def records(obj: Any) -> list[dict[str, Any]]:
     names = getattr(obj, "__dataclass_fields__", None)
     if names:
         return records({n: getattr(obj, n) for n in names})
-    raise UnavailableError(f"cannot read the rows of a {type(obj).__name__} result")
+    raise TypeError(f"cannot read the rows of a {type(obj).__name__} result")
 
 
-def with_intervals(
-    specs: Sequence[tuple[str, MetricFn, tuple[AnyArray, ...]]],
+def catalog_metrics(
+    rows: Sequence[MetricInfo],
+    data: Mapping[str, tuple[AnyArray, ...]],
+    states: Mapping[str, Any],
     *,
+    kwargs: Callable[[MetricInfo], Mapping[str, Any]] = lambda row: {},
     bootstrap: int = 0,
     seed: int = 0,
     confidence: float = 0.95,
 ) -> tuple[Metric, ...]:
-    """Evaluate ``(name, function, arrays)`` triples; with ``bootstrap > 0`` add percentile intervals."""
-    ci: MetricFn | None = metric_function("stats.bootstrap_ci") if bootstrap > 0 else None
+    """The value of each catalog row, from an accumulator state where one is at hand.
+
+    ``data`` maps an input kind to the arrays of that kind; ``states`` maps an
+    accumulator class name to an accumulator already fed with those arrays, so
+    that one sort (or one confusion count) serves every row it computes. A row
+    without a state is called on its arrays. ``kwargs(row)`` gives the options
+    the caller adds (``pos_label``, the GAUC weights ...). With ``bootstrap > 0``
+    rows get a percentile interval, except rows whose ``bootstrap`` is
+    ``"none"`` (order statistics).
+    """
+    ci: MetricFn | None = None
+    if bootstrap > 0:
+        from ..stats import bootstrap_ci
+
+        ci = bootstrap_ci
     out = []
-    for name, fn, arrays in specs:
-        value = float(fn(*arrays))
-        if ci is None:
-            out.append(Metric(name, value))
+    for row in rows:
+        extra = dict(kwargs(row))
+        state = states.get(row.accumulator or "")
+        arrays = data[row.inputs]
+        value = float(
+            row.from_state(state, **extra) if state is not None else row(*arrays, **extra)
+        )
+        if ci is None or row.bootstrap == "none":
+            out.append(Metric(row.name, value))
             continue
+        fn = functools.partial(row.function, **row.options, **extra)
         low, high = ci(fn, *arrays, n_resamples=bootstrap, confidence=confidence, seed=seed)
-        out.append(Metric(name, value, float(low), float(high)))
+        out.append(Metric(row.name, value, float(low), float(high)))
     return tuple(out)
 
 

@@ -2,27 +2,18 @@
 
 from __future__ import annotations
 
-import contextlib
 import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
+from .._catalog import MetricInfo, select
 from .._typing import FloatArray
 from .._validation import binary_target, check_same_length, labels_1d, scores_1d
-from ._data import (
-    Metric,
-    Plot,
-    Section,
-    Table,
-    UnavailableError,
-    finite_or_none,
-    metric_function,
-    records,
-    require_functions,
-    with_intervals,
-)
+from ..stats import bootstrap_ci
+from ..stream import BinaryCurve, GroupedCurve
+from ._data import Metric, Plot, Section, Table, catalog_metrics, finite_or_none, records
 
 __all__ = [
     "comparison_rows",
@@ -53,7 +44,8 @@ def evaluate_runs(
     qrels: Any, runs: Mapping[str, Any], measures: Sequence[str], **options: Any
 ) -> dict[str, Any]:
     """``scorekit.evaluate`` of each run with per-query values kept: ``{system: RankingResult}``."""
-    evaluate = metric_function("evaluate")
+    from ..ranking import evaluate
+
     return {
         name: evaluate(qrels, run, list(measures), per_query=True, **options)
         for name, run in runs.items()
@@ -103,9 +95,7 @@ def _interval(values: FloatArray, mean: float, bootstrap: int, seed: int) -> tup
         or not math.isclose(float(values.mean()), mean, abs_tol=1e-9)
     ):
         return None, None
-    low, high = metric_function("stats.bootstrap_ci")(
-        np.mean, values, n_resamples=bootstrap, seed=seed
-    )
+    low, high = bootstrap_ci(np.mean, values, n_resamples=bootstrap, seed=seed)
     return float(low), float(high)
 
 
@@ -241,23 +231,41 @@ def gauc_section(
     details: bool = True,
     title: str = "GAUC",
     names: tuple[str, str, str] = ("y_true", "y_score", "groups"),
+    metrics: Sequence[str] | None = None,
 ) -> Section:
-    """Group AUC (per-user AUC, weighted mean) with the overall AUC beside it."""
+    """Group AUC (per-user AUC, weighted mean) with the overall AUC beside it.
+
+    ``metrics`` replaces those two by any catalog names the inputs allow
+    (``"all"``): the grouped metrics and every binary score metric of the whole
+    data. One :class:`~scorekit.stream.GroupedCurve` and one
+    :class:`~scorekit.stream.BinaryCurve` serve them all.
+    """
     y = labels_1d(y_true, names[0])
     s = scores_1d(y_score, names[1])
     g = labels_1d(groups, names[2])
     check_same_length(**{names[0]: y, names[1]: s, names[2]: g})
     y01 = binary_target(y, pos_label, names[0]).astype(np.int64)
-    require_functions("gauc")
-    gauc = metric_function("gauc")
+    probabilities = bool(s.size) and float(s.min()) >= 0.0 and float(s.max()) <= 1.0
+    wanted = select(
+        metrics,
+        inputs={
+            "groups": None,
+            "scores": None,
+            "probabilities": None if probabilities else "the scores are not all in [0, 1]",
+        },
+        default=("gauc", "roc_auc"),
+        flag="-m",
+    )
+    grouped = GroupedCurve().update(y01, s, g)
+    states: dict[str, Any] = {"GroupedCurve": grouped}
+    if any(r.accumulator == "BinaryCurve" for r in wanted):
+        states["BinaryCurve"] = BinaryCurve().update(y01, s)
 
-    def _gauc(y_: Any, s_: Any, g_: Any) -> float:
-        return float(gauc(y_, s_, g_, weights=weights))
+    def extra(row: MetricInfo) -> dict[str, Any]:
+        return {"weights": weights} if row.inputs == "groups" and row.accepts("weights") else {}
 
-    specs: list[tuple[str, Any, tuple[Any, ...]]] = [("gauc", _gauc, (y01, s, g))]
-    with contextlib.suppress(UnavailableError):
-        specs.append(("roc_auc", metric_function("roc_auc"), (y01, s)))
-    metrics = with_intervals(specs, bootstrap=bootstrap, seed=seed)
+    data = {"groups": (y01, s, g), "scores": (y01, s), "probabilities": (y01, s)}
+    values = catalog_metrics(wanted, data, states, kwargs=extra, bootstrap=bootstrap, seed=seed)
     n_groups = int(np.unique(g).size)
     plural = "" if n_groups == 1 else "s"
     notes = [
@@ -265,21 +273,17 @@ def gauc_section(
         "Groups whose labels are all one class are skipped."
     ]
     if not details:
-        return Section(title, "gauc", metrics, notes=tuple(notes))
+        return Section(title, "gauc", values, notes=tuple(notes))
     plots = []
-    try:
-        _, table = gauc(y01, s, g, weights=weights, return_groups=True)
-        rows = records(table)
-    except (TypeError, UnavailableError):
-        rows = []
-    auc_key = next((k for k in (rows[0] if rows else {}) if "auc" in k.lower()), None)
+    table = records(grouped.group_table(weights=weights))
+    auc_key = next((k for k in (table[0] if table else {}) if "auc" in k.lower()), None)
     if auc_key is not None:
-        values = np.asarray([finite_or_none(r[auc_key]) for r in rows], dtype=np.float64)
+        aucs = np.asarray([finite_or_none(r[auc_key]) for r in table], dtype=np.float64)
         plots.append(
             Plot(
                 "histogram_svg",
                 "AUC of each group (groups with both classes)",
-                {"values": values, "title": "Per-group AUC", "xlabel": "AUC", "bins": 20},
+                {"values": aucs, "title": "Per-group AUC", "xlabel": "AUC", "bins": 20},
             )
         )
-    return Section(title, "gauc", metrics, tuple(plots), notes=tuple(notes))
+    return Section(title, "gauc", values, tuple(plots), notes=tuple(notes))

@@ -2,26 +2,19 @@
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
+from .._catalog import MetricInfo, select
 from .._errors import ScorekitError
 from .._typing import AnyArray, FloatArray
 from .._validation import binary_target, check_same_length, labels_1d, scores_1d, scores_2d
+from ..classification import calibration_curve
 from ..classification._labels import unique_labels
-from ._data import (
-    MetricFn,
-    Plot,
-    Section,
-    Table,
-    metric_function,
-    records,
-    require_functions,
-    with_intervals,
-)
+from ..stream import BinaryCurve, ConfusionMatrix, Contingency, RegressionMoments
+from ._data import Plot, Section, Table, catalog_metrics, records
 
 __all__ = [
     "THRESHOLD_COLUMNS",
@@ -68,6 +61,7 @@ def _binary_scores_section(
     details: bool,
     title: str,
     names: tuple[str, str],
+    metrics: Sequence[str] | None,
 ) -> Section:
     y = labels_1d(y_true, names[0])
     s = scores_1d(y_score, names[1])
@@ -80,41 +74,47 @@ def _binary_scores_section(
     neg_name = str(others[0]) if others else ("0" if pos_label is None else f"not {pos_name}")
     probabilities = _is_probability(s)
     thresholded = threshold is not None or probabilities
-    needed = ["roc_auc", "average_precision", "ks_statistic"]
-    needed += ["log_loss", "brier_score"] if probabilities else []
-    needed += ["accuracy", "precision", "recall", "f1"] if thresholded else []
-    if details:
-        needed += ["roc_curve", "precision_recall_curve", "threshold_table"]
-        needed += ["calibration_curve"] if probabilities else []
-        needed += ["confusion_matrix"] if thresholded else []
-    require_functions(*needed)
-    fn = metric_function
-    specs: list[tuple[str, MetricFn, tuple[AnyArray, ...]]] = [
-        (name, fn(name), (y01, s)) for name in needed[: 5 if probabilities else 3]
-    ]
+    default = ["roc_auc", "average_precision", "ks_statistic"]
+    default += ["log_loss", "brier_score"] if probabilities else []
+    default += ["accuracy", "precision", "recall", "f1"] if thresholded else []
+    not_probabilities = "the scores are not all in [0, 1]"
+    wanted = select(
+        metrics,
+        inputs={
+            "scores": None,
+            "decision": None,
+            "probabilities": None if probabilities else not_probabilities,
+            "labels": None if thresholded else "pass --threshold T (scores are not probabilities)",
+        },
+        default=default,
+        flag="-m",
+    )
+    # one sort of the scores serves every curve metric, plot and table below
+    curve = BinaryCurve().update(y01, s)
+    data: dict[str, tuple[AnyArray, ...]] = dict.fromkeys(_SCORE_KINDS, (y01, s))
+    states: dict[str, Any] = {"BinaryCurve": curve}
     notes = []
     y_hat = None
     cut = 0.5 if threshold is None else float(threshold)
     if thresholded:
         y_hat = (s >= cut).astype(np.int64)
-        specs += [
-            (name, fn(name), (y01, y_hat)) for name in ("accuracy", "precision", "recall", "f1")
-        ]
-        notes.append(
-            f"accuracy, precision, recall and f1 count a score >= {_fmt_threshold(cut)} as "
-            f"positive (class {pos_name})."
-        )
+        data["labels"] = (y01, y_hat)
+        states["ConfusionMatrix"] = ConfusionMatrix(labels=[0, 1]).update(y01, y_hat)
+        if any(r.inputs == "labels" for r in wanted):
+            notes.append(
+                f"Label metrics count a score >= {_fmt_threshold(cut)} as positive "
+                f"(class {pos_name})."
+            )
     if not probabilities:
         notes.append(
             "Scores are not all in [0, 1]: log loss, Brier score and calibration are left out."
         )
-    metrics = with_intervals(specs, bootstrap=bootstrap, seed=seed)
+    values = catalog_metrics(wanted, data, states, bootstrap=bootstrap, seed=seed)
     if not details:
-        return Section(title, "classification", metrics, notes=tuple(notes))
-    auc = metrics[0].value
-    ap = metrics[1].value
-    fpr, tpr, _ = fn("roc_curve")(y01, s)
-    precision, recall, _ = fn("precision_recall_curve")(y01, s)
+        return Section(title, "classification", values, notes=tuple(notes))
+    auc, ap = curve.roc_auc(), curve.average_precision()
+    fpr, tpr, _ = curve.roc_curve()
+    precision, recall, _ = curve.precision_recall_curve()
     plots = [
         Plot(
             "curve_svg",
@@ -141,7 +141,7 @@ def _binary_scores_section(
         ),
     ]
     if probabilities:
-        prob_true, prob_pred = fn("calibration_curve")(y01, s, n_bins=10)
+        prob_true, prob_pred = calibration_curve(y01, s, n_bins=10)
         counts, edges = np.histogram(s, bins=10, range=(0.0, 1.0))
         plots.append(
             Plot(
@@ -156,7 +156,7 @@ def _binary_scores_section(
             )
         )
     if y_hat is not None:
-        cm = np.asarray(fn("confusion_matrix")(y01, y_hat, labels=[0, 1]))
+        cm = np.asarray(states["ConfusionMatrix"].confusion_matrix(labels=[0, 1]))
         plots.append(
             Plot(
                 "heatmap_svg",
@@ -172,17 +172,20 @@ def _binary_scores_section(
             )
         )
     grid = _threshold_grid(s)
-    rows = records(fn("threshold_table")(y01, s, thresholds=grid))
+    table_rows = records(curve.threshold_table(thresholds=grid))
     table = Table(
         "Threshold table",
         THRESHOLD_COLUMNS,
         tuple(
             tuple(_count(r.get(c)) if c in _COUNTS else r.get(c) for c in THRESHOLD_COLUMNS)
-            for r in rows
+            for r in table_rows
         ),
         note="A score >= the threshold counts as positive.",
     )
-    return Section(title, "classification", metrics, tuple(plots), (table,), tuple(notes))
+    return Section(title, "classification", values, tuple(plots), (table,), tuple(notes))
+
+
+_SCORE_KINDS = ("scores", "decision", "probabilities")
 
 
 def _labels_section(
@@ -195,6 +198,7 @@ def _labels_section(
     details: bool,
     title: str,
     names: tuple[str, str],
+    metrics: Sequence[str] | None,
 ) -> Section:
     y = labels_1d(y_true, names[0])
     p = labels_1d(y_pred, names[1])
@@ -205,48 +209,35 @@ def _labels_section(
         pos_label is not None
         or (labels.dtype.kind in "biu" and (values <= {0, 1} or values <= {-1, 1}))
     )
-    fn = metric_function
-    require_functions(
-        "accuracy",
-        "balanced_accuracy",
-        "precision",
-        "recall",
-        "f1",
-        "cohen_kappa",
-        "matthews_corrcoef",
-        "confusion_matrix",
+    default = ["accuracy", "balanced_accuracy"]
+    default += (
+        ["precision", "recall", "f1"]
+        if binary
+        else ["precision_macro", "recall_macro", "f1_macro", "f1_weighted"]
     )
-    specs: list[tuple[str, MetricFn, tuple[AnyArray, ...]]] = [
-        ("accuracy", fn("accuracy"), (y, p)),
-        ("balanced_accuracy", fn("balanced_accuracy"), (y, p)),
-    ]
-    if binary:
-        pos = 1 if pos_label is None else pos_label
-        specs += [
-            (name, functools.partial(fn(name), pos_label=pos), (y, p))
-            for name in ("precision", "recall", "f1")
-        ]
-    else:
-        specs += [
-            (f"{name}_{avg}", functools.partial(fn(name), average=avg), (y, p))
-            for name, avg in (
-                ("precision", "macro"),
-                ("recall", "macro"),
-                ("f1", "macro"),
-                ("f1", "weighted"),
-            )
-        ]
-    specs += [
-        ("cohen_kappa", fn("cohen_kappa"), (y, p)),
-        ("matthews_corrcoef", fn("matthews_corrcoef"), (y, p)),
-    ]
-    metrics = with_intervals(specs, bootstrap=bootstrap, seed=seed)
+    default += ["cohen_kappa", "matthews_corrcoef"]
+    wanted = select(metrics, inputs={"labels": None}, binary=binary, default=default, flag="-m")
+    # one count of the (true, predicted) pairs serves every metric, plot and table below
+    counts = ConfusionMatrix().update(y, p)
+    pos = 1 if pos_label is None else pos_label
+
+    def extra(row: MetricInfo) -> dict[str, Any]:
+        return {"pos_label": pos} if row.task == "binary" and row.accepts("pos_label") else {}
+
+    result = catalog_metrics(
+        wanted,
+        {"labels": (y, p)},
+        {"ConfusionMatrix": counts},
+        kwargs=extra,
+        bootstrap=bootstrap,
+        seed=seed,
+    )
     if not details:
-        return Section(title, "classification", metrics)
-    cm = np.asarray(fn("confusion_matrix")(y, p, labels=labels))
+        return Section(title, "classification", result)
+    cm = np.asarray(counts.confusion_matrix(labels=labels))
     shown = [str(c) for c in labels.tolist()]
     per_class = [
-        np.asarray(fn(name)(y, p, average=None, labels=labels, zero_division=0.0))
+        np.asarray(getattr(counts, name)(average=None, labels=labels, zero_division=0.0))
         for name in ("precision", "recall", "f1")
     ]
     support = cm.sum(axis=1)
@@ -285,7 +276,7 @@ def _labels_section(
         ),
     )
     table = Table("Per class", ("class", "precision", "recall", "f1", "support"), rows)
-    return Section(title, "classification", metrics, plots, (table,))
+    return Section(title, "classification", result, plots, (table,))
 
 
 def classification_section(
@@ -300,6 +291,7 @@ def classification_section(
     details: bool = True,
     title: str = "Classification",
     names: tuple[str, str] | None = None,
+    metrics: Sequence[str] | None = None,
 ) -> Section:
     """Evaluate a classifier from scores (binary) or predicted labels (binary or multiclass).
 
@@ -307,8 +299,9 @@ def classification_section(
     loss, Brier score, thresholded counts and the calibration diagram. With
     ``y_pred``: accuracy, balanced accuracy, precision/recall/F1 (binary, or
     macro and weighted), Cohen's kappa, MCC and the confusion matrix.
-    ``names`` are the names used in error messages (default ``y_true`` and
-    ``y_score``/``y_pred``).
+    ``metrics`` replaces those defaults by any catalog names the inputs allow
+    (``"all"``: every one; see :func:`scorekit.metrics`). ``names`` are the
+    names used in error messages (default ``y_true`` and ``y_score``/``y_pred``).
     """
     if (y_score is None) == (y_pred is None):
         raise ScorekitError("pass exactly one of y_score and y_pred")
@@ -323,6 +316,7 @@ def classification_section(
             details=details,
             title=title,
             names=names or ("y_true", "y_score"),
+            metrics=metrics,
         )
     return _labels_section(
         y_true,
@@ -333,6 +327,7 @@ def classification_section(
         details=details,
         title=title,
         names=names or ("y_true", "y_pred"),
+        metrics=metrics,
     )
 
 
@@ -357,19 +352,27 @@ def regression_section(
     details: bool = True,
     title: str = "Regression",
     names: tuple[str, str] = ("y_true", "y_pred"),
+    metrics: Sequence[str] | None = None,
 ) -> Section:
-    """Evaluate a regressor: MAE, MSE, RMSE, R², explained variance, MAPE, median AE, max error."""
+    """Evaluate a regressor: MAE, MSE, RMSE, R², explained variance, MAPE, median AE, max error.
+
+    ``metrics`` replaces those defaults by any regression catalog names (``"all"``).
+    The mergeable ones come from one exact :class:`~scorekit.stream.RegressionMoments`.
+    """
     t = scores_1d(y_true, names[0])
     p = scores_1d(y_pred, names[1])
     check_same_length(**{names[0]: t, names[1]: p})
-    require_functions(*REGRESSION_METRICS)
-    metrics = with_intervals(
-        [(name, metric_function(name), (t, p)) for name in REGRESSION_METRICS],
+    wanted = select(metrics, inputs={"regression": None}, default=REGRESSION_METRICS, flag="-m")
+    moments = RegressionMoments().update(t, p)
+    values = catalog_metrics(
+        wanted,
+        {"regression": (t, p)},
+        {"RegressionMoments": moments},
         bootstrap=bootstrap,
         seed=seed,
     )
     if not details:
-        return Section(title, "regression", metrics)
+        return Section(title, "regression", values)
     plots = (
         Plot(
             "scatter_svg",
@@ -389,7 +392,7 @@ def regression_section(
             {"values": p - t, "title": "Residuals", "xlabel": "predicted − true"},
         ),
     )
-    return Section(title, "regression", metrics, plots)
+    return Section(title, "regression", values, plots)
 
 
 EXTERNAL_CLUSTERING = (
@@ -417,46 +420,63 @@ def clustering_section(
     title: str = "Clustering",
     names: tuple[str, str] = ("labels_true", "labels_pred"),
     feature_names: Sequence[str] = (),
+    metrics: Sequence[str] | None = None,
 ) -> Section:
     """Evaluate a clustering against true classes (ARI, AMI, NMI, ...) and/or its features (silhouette, ...).
 
     Either ``labels_true`` or ``features`` may be ``None``. The silhouette of
     more than 20,000 points is estimated on a random sample of 20,000
-    (``sample_size``, seeded); the section says so.
+    (``sample_size``, seeded); the section says so. ``metrics`` replaces the
+    defaults by any clustering catalog names the inputs allow (``"all"``); the
+    pair-counting and information metrics come from one
+    :class:`~scorekit.stream.Contingency`.
     """
     p = labels_1d(labels_pred, names[1])
     t = None if labels_true is None else labels_1d(labels_true, names[0])
     x = None if features is None else scores_2d(features, "features")
     check_same_length(**{names[1]: p, names[0]: t, "features": x})
-    specs: list[tuple[str, MetricFn, tuple[AnyArray, ...]]] = []
+    default = (EXTERNAL_CLUSTERING if t is not None else ()) + (
+        INTERNAL_CLUSTERING if x is not None else ()
+    )
+    wanted = select(
+        metrics,
+        inputs={
+            "clustering": None if t is not None else "pass --true COL",
+            "features": None if x is not None else "pass --features COL...",
+        },
+        default=default,
+        flag="-m",
+    )
     notes = []
+    data: dict[str, tuple[AnyArray, ...]] = {}
+    states: dict[str, Any] = {}
     if t is not None:
-        require_functions(*EXTERNAL_CLUSTERING)
-        specs += [(name, metric_function(name), (t, p)) for name in EXTERNAL_CLUSTERING]
+        data["clustering"] = (t, p)
+        states["Contingency"] = Contingency().update(t, p)
     if x is not None:
-        require_functions(*INTERNAL_CLUSTERING)
-        silhouette = metric_function("silhouette_score")
-        if p.shape[0] > SILHOUETTE_SAMPLE:
-            silhouette = functools.partial(
-                silhouette, sample_size=SILHOUETTE_SAMPLE, random_state=seed
-            )
-            notes.append(
-                f"The silhouette is estimated on a random sample of {SILHOUETTE_SAMPLE:,} points."
-            )
-        specs += [
-            ("silhouette_score", silhouette, (x, p)),
-            ("calinski_harabasz", metric_function("calinski_harabasz"), (x, p)),
-            ("davies_bouldin", metric_function("davies_bouldin"), (x, p)),
-        ]
-    metrics = with_intervals(specs, bootstrap=bootstrap, seed=seed)
+        data["features"] = (x, p)
+
+    def extra(row: MetricInfo) -> dict[str, Any]:
+        if row.name == "silhouette_score" and p.shape[0] > SILHOUETTE_SAMPLE:
+            return {"sample_size": SILHOUETTE_SAMPLE, "random_state": seed}
+        return {}
+
+    if (
+        x is not None
+        and p.shape[0] > SILHOUETTE_SAMPLE
+        and any(r.name == "silhouette_score" for r in wanted)
+    ):
+        notes.append(
+            f"The silhouette is estimated on a random sample of {SILHOUETTE_SAMPLE:,} points."
+        )
+    values = catalog_metrics(wanted, data, states, kwargs=extra, bootstrap=bootstrap, seed=seed)
     if not details:
-        return Section(title, "clustering", metrics, notes=tuple(notes))
+        return Section(title, "clustering", values, notes=tuple(notes))
     plots = []
     if t is not None:
         rows, cols = np.unique(t), np.unique(p)
         if rows.size <= 40 and cols.size <= 40:
-            table = metric_function("contingency_matrix")(t, p)
-            matrix = np.asarray(table.toarray() if hasattr(table, "toarray") else table)
+            matrix = np.asarray(states["Contingency"].contingency_matrix())
             plots.append(
                 Plot(
                     "heatmap_svg",
@@ -489,4 +509,4 @@ def clustering_section(
                 },
             )
         )
-    return Section(title, "clustering", metrics, tuple(plots), notes=tuple(notes))
+    return Section(title, "clustering", values, tuple(plots), notes=tuple(notes))

@@ -7,8 +7,7 @@ regression with noise that grows with the target, three Gaussian clusters and
 a clustering that mislabels the points between them, and a TREC-style
 collection of 30 queries with graded judgments ranked by two systems.
 
-A family whose functions this installation lacks is skipped with a note, so
-the demo always runs. Needs the ``plot`` extra (matplotlib) for the report.
+Needs the ``plot`` extra (matplotlib) for the report.
 """
 
 from __future__ import annotations
@@ -20,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from ._typing import AnyArray, FloatArray, IntArray
+from .._typing import AnyArray, FloatArray, IntArray
 
 __all__ = ["DEMO_SEED", "DemoData", "demo_data", "demo_sections", "run_demo"]
 
@@ -108,24 +107,17 @@ def demo_data(seed: int = DEMO_SEED) -> DemoData:
     )
 
 
-def _skipped(title: str, exc: Exception) -> Any:
-    from .report import Section
-
-    return Section(title, "note", notes=(f"Skipped: {exc}.",))
-
-
 def demo_sections(
     data: DemoData, *, bootstrap: int = _BOOTSTRAP, progress: Callable[[str], None] | None = None
 ) -> list[Any]:
-    """Evaluate every part of the demo; a part whose functions are missing becomes a note."""
-    from .report import (
-        UnavailableError,
+    """Evaluate every part of the demo, one section each."""
+    from ..report import (
         classification_section,
         clustering_section,
         ranking_section,
         regression_section,
     )
-    from .report._ranking import evaluate_runs
+    from ..report._ranking import evaluate_runs
 
     step = progress or (lambda message: None)
     parts: list[tuple[str, Callable[[], Any]]] = [
@@ -168,24 +160,20 @@ def demo_sections(
     sections = []
     for title, build in parts:
         step(f"evaluating: {title.lower()}")
-        try:
-            sections.append(build())
-        except UnavailableError as exc:
-            sections.append(_skipped(title, exc))
+        sections.append(build())
     return sections
 
 
 def _ranking(data: DemoData, evaluate_runs: Any, ranking_section: Any) -> Any:
-    from .report._data import metric_function
+    from ..ranking import Qrels, Run, compare
 
-    qrels_cls, run_cls = metric_function("Qrels"), metric_function("Run")
-    qrels = qrels_cls.from_arrays(data.rank_query, data.rank_doc, data.rank_relevance)  # type: ignore[attr-defined]
+    qrels = Qrels.from_arrays(data.rank_query, data.rank_doc, data.rank_relevance)
     runs = {
-        name: run_cls.from_arrays(data.rank_query, data.rank_doc, s)  # type: ignore[attr-defined]
+        name: Run.from_arrays(data.rank_query, data.rank_doc, s)
         for name, s in data.rank_scores.items()
     }
     results = evaluate_runs(qrels, runs, _MEASURES)
-    comparison = metric_function("compare")(
+    comparison = compare(
         qrels, runs, list(_MEASURES), test="randomization", correction="holm", seed=0
     )
     return ranking_section(
@@ -220,9 +208,6 @@ def summary_rows(sections: list[Any]) -> list[list[Any]]:
     rows: list[list[Any]] = []
     for s in sections:
         label = _SHORT.get(s.title, s.title)
-        if s.kind == "note":
-            rows.append([label, "(skipped)", None, None, None])
-            continue
         if s.kind == "ranking":
             measures = s.tables[0]
             systems = [c for c in measures.columns[1:] if not c.endswith(("CI low", "CI high"))]
@@ -255,7 +240,7 @@ def run_demo(
     out: Path, *, progress: Callable[[str], None] | None = None
 ) -> tuple[list[list[Any]], Path]:
     """Evaluate the demo, write the report to ``out``; return the summary rows and the path."""
-    from .report import Report
+    from ..report import Report
 
     step = progress or (lambda message: None)
     sections = demo_sections(demo_data(), progress=step)
