@@ -223,6 +223,8 @@ def _rows() -> tuple[MetricInfo, ...]:
         avg("f1", c.f1, "macro", "F1"),
         avg("f1", c.f1, "micro", "F1"),
         avg("f1", c.f1, "weighted", "F1"),
+        row("f2", c.fbeta, cls, "labels", True, "F-beta with beta = 2 (recall weighs more)",
+            options={"beta": 2.0}, task="binary", method="fbeta", best=1.0, **cm),
         row("specificity", c.specificity, cls, "labels", True, "TN / (TN + FP): recall of the negatives",
             task="binary", method="specificity", best=1.0, **cm),
         avg("specificity", c.specificity, "macro", "specificity"),

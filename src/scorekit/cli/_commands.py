@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from .. import __version__
+from .._catalog import FAMILIES
 from .._errors import ParameterError, ScorekitError
 from ._format import OUTPUT_FORMATS
 from ._io import FORMATS
@@ -84,6 +85,18 @@ def _common(
     return parent
 
 
+def _metric_option(parser: argparse.ArgumentParser, family: str) -> None:
+    parser.add_argument(
+        "-m",
+        "--metric",
+        dest="metrics",
+        action="append",
+        metavar="NAME",
+        help=f"a metric of the catalog (repeatable, or a comma list; 'all': every one the "
+        f"inputs allow; default: the usual set). 'scorekit metrics {family}' lists them",
+    )
+
+
 def _input_format(parser: argparse.ArgumentParser, choices: Sequence[str]) -> None:
     parser.add_argument(
         "--input-format",
@@ -137,16 +150,31 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = _sub(
         sub,
+        "metrics",
+        "list the metrics of the catalog: name, family, inputs, direction, streaming accumulator",
+        "examples:\n  scorekit metrics\n  scorekit metrics classification --format json\n",
+        [],
+    )
+    p.add_argument("family", nargs="?", choices=FAMILIES, help="only this family")
+    p.add_argument(
+        "--format", choices=OUTPUT_FORMATS, default="table", help="how to print (default: table)"
+    )
+
+    p = _sub(
+        sub,
         "classify",
         "score a classifier: from scores (binary: AUC, AP, log loss, ...) or predicted labels",
         "examples:\n"
         "  scorekit classify preds.csv --true label --score prob\n"
         "  scorekit classify preds.csv --true label --score prob --pos-label spam --threshold 0.3\n"
         "  scorekit classify preds.jsonl --true y --pred y_hat --format markdown\n"
-        "  scorekit classify preds.parquet --true y --score p --bootstrap 1000 --report out.html\n",
+        "  scorekit classify preds.parquet --true y --score p --bootstrap 1000 --report out.html\n"
+        "  scorekit classify preds.csv --true y --score p -m all --format json\n"
+        "  scorekit classify preds.csv --true y --pred y_hat -m f1_macro,cohen_kappa\n",
         [_common()],
     )
     p.add_argument("file", metavar="FILE")
+    _metric_option(p, "classification")
     p.add_argument("--true", required=True, metavar="COL", help="column of true labels")
     which = p.add_mutually_exclusive_group(required=True)
     which.add_argument("--score", metavar="COL", help="column of scores or probabilities (binary)")
@@ -167,10 +195,12 @@ def build_parser() -> argparse.ArgumentParser:
         "regress",
         "score a regressor: MAE, MSE, RMSE, R², explained variance, MAPE, median AE, max error",
         "examples:\n  scorekit regress preds.csv --true y --pred y_hat\n"
-        "  scorekit regress preds.parquet --true y --pred y_hat --bootstrap 2000 --format json\n",
+        "  scorekit regress preds.parquet --true y --pred y_hat --bootstrap 2000 --format json\n"
+        "  scorekit regress preds.csv --true y --pred y_hat -m mae -m r2\n",
         [_common()],
     )
     p.add_argument("file", metavar="FILE")
+    _metric_option(p, "regression")
     p.add_argument("--true", required=True, metavar="COL", help="column of true values")
     p.add_argument("--pred", required=True, metavar="COL", help="column of predicted values")
     _input_format(p, tables)
@@ -181,10 +211,12 @@ def build_parser() -> argparse.ArgumentParser:
         "score a clustering against true classes (ARI, AMI, NMI, ...) and by its features (silhouette, ...)",
         "examples:\n  scorekit cluster points.csv --true species --pred cluster\n"
         "  scorekit cluster points.csv --true species --pred cluster --features x y z\n"
-        "  scorekit cluster points.csv --pred cluster --features x y\n",
+        "  scorekit cluster points.csv --pred cluster --features x y\n"
+        "  scorekit cluster points.csv --true species --pred cluster -m adjusted_rand_index\n",
         [_common()],
     )
     p.add_argument("file", metavar="FILE")
+    _metric_option(p, "clustering")
     p.add_argument("--true", metavar="COL", help="column of true classes")
     p.add_argument("--pred", required=True, metavar="COL", help="column of cluster labels")
     p.add_argument(
@@ -244,12 +276,21 @@ def build_parser() -> argparse.ArgumentParser:
         sub,
         "gauc",
         "group AUC of a CTR model: AUC per user, weighted mean",
-        "examples:\n  scorekit gauc clicks.parquet --label click --score ctr --group user_id\n"
-        "  scorekit gauc clicks.csv --label click --score ctr --group user --weights clicks\n",
+        "examples:\n  scorekit gauc clicks.parquet --true click --score ctr --group user_id\n"
+        "  scorekit gauc clicks.csv --true click --score ctr --group user --weights clicks\n"
+        "  scorekit gauc clicks.csv --true click --score ctr --group user -m gauc,roc_auc,log_loss\n",
         [_common()],
     )
     p.add_argument("file", metavar="FILE")
-    p.add_argument("--label", required=True, metavar="COL", help="column of 0/1 labels (clicks)")
+    _metric_option(p, "recsys")
+    p.add_argument(
+        "--true",
+        "--label",
+        dest="label",
+        required=True,
+        metavar="COL",
+        help="column of 0/1 labels (clicks); --label is the same",
+    )
     p.add_argument("--score", required=True, metavar="COL", help="column of scores")
     p.add_argument("--group", required=True, metavar="COL", help="column of group ids (users)")
     p.add_argument("--weights", choices=("impressions", "clicks", "none"), default="impressions")

@@ -36,6 +36,7 @@ def dispatch(args: argparse.Namespace) -> int:
         "rank": _rank,
         "compare": _compare,
         "gauc": _gauc,
+        "metrics": _metrics,
     }[args.command]
     return command(args)
 
@@ -94,6 +95,7 @@ def _classify(args: argparse.Namespace) -> int:
             details=report is not None,
             title=f"Classification: {target} against {args.true}",
             names=(f"column {args.true!r}", f"column {target!r}"),
+            metrics=args.metrics,
         )
         _finish(args, section, report, progress, title="scorekit classify", subtitle=args.file)
     _print_section(args, section, report)
@@ -119,6 +121,7 @@ def _regress(args: argparse.Namespace) -> int:
             details=report is not None,
             title=f"Regression: {args.pred} against {args.true}",
             names=(f"column {args.true!r}", f"column {args.pred!r}"),
+            metrics=args.metrics,
         )
         _finish(args, section, report, progress, title="scorekit regress", subtitle=args.file)
     _print_section(args, section, report)
@@ -154,6 +157,7 @@ def _cluster(args: argparse.Namespace) -> int:
             title=f"Clustering: {args.pred}" + (f" against {args.true}" if args.true else ""),
             names=(f"column {args.true!r}", f"column {args.pred!r}"),
             feature_names=args.features or (),
+            metrics=args.metrics,
         )
         _finish(args, section, report, progress, title="scorekit cluster", subtitle=args.file)
     _print_section(args, section, report)
@@ -166,7 +170,7 @@ def _gauc(args: argparse.Namespace) -> int:
     with Progress(args.quiet) as progress:
         progress.step(f"reading {args.file}")
         frame = read_frame(args.file, fmt, [args.label, args.score, args.group])
-        y = frame.labels(args.label, "--label")
+        y = frame.labels(args.label, "--true")
         s = frame.numbers(args.score, "--score")
         g = frame.labels(args.group, "--group")
         progress.step("scoring")
@@ -183,9 +187,31 @@ def _gauc(args: argparse.Namespace) -> int:
             details=report is not None,
             title=f"GAUC: {args.score} against {args.label}, grouped by {args.group}",
             names=(f"column {args.label!r}", f"column {args.score!r}", f"column {args.group!r}"),
+            metrics=args.metrics,
         )
         _finish(args, section, report, progress, title="scorekit gauc", subtitle=args.file)
     _print_section(args, section, report)
+    return 0
+
+
+def _metrics(args: argparse.Namespace) -> int:
+    from .._catalog import metrics
+
+    header = ["name", "family", "inputs", "better", "accumulator", "description"]
+    better = {True: "higher", False: "lower", None: ""}
+    rows = [
+        [
+            r.name,
+            r.family,
+            r.inputs,
+            better[r.greater_is_better],
+            f"{r.accumulator}.{r.method}" if r.accumulator else "",
+            r.description,
+        ]
+        for r in metrics(args.family)
+    ]
+    as_json = [dict(zip(header, row, strict=True)) for row in rows]
+    render(args.format, header, rows, as_json, title="scorekit metrics")
     return 0
 
 

@@ -22,6 +22,7 @@ from ._gauc import gauc  # noqa: E402
 from ._metrics import (  # noqa: E402
     average_precision,
     classification_metrics,
+    metrics,
     regression_metrics,
     roc_auc,
 )
@@ -32,6 +33,7 @@ __all__ = [
     "classification_metrics",
     "evaluate",
     "gauc",
+    "metrics",
     "regression_metrics",
     "roc_auc",
 ]

@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import partial
 from typing import Any
 
-from ..stream import BinaryCurve, ConfusionMatrix, RegressionMoments
+from .._catalog import get as metric_info
+from ..stream import BinaryCurve, MetricSet, RegressionMoments
 from ._reduce import check_frame, tree_reduce
 
-__all__ = ["average_precision", "classification_metrics", "regression_metrics", "roc_auc"]
+__all__ = [
+    "CLASSIFICATION_BUNDLE",
+    "REGRESSION_BUNDLE",
+    "average_precision",
+    "classification_metrics",
+    "metrics",
+    "regression_metrics",
+    "roc_auc",
+]
 
 
 def _curve_of(
@@ -107,9 +117,98 @@ def average_precision(
     return acc.average_precision()
 
 
-def _confusion_of(part: Any, true: str, pred: str, weight: str | None) -> ConfusionMatrix:
-    w = None if weight is None else part[weight]
-    return ConfusionMatrix().update(part[true], part[pred], sample_weight=w)
+#: the bundles of :func:`classification_metrics` and :func:`regression_metrics` (catalog names)
+CLASSIFICATION_BUNDLE = (
+    "accuracy",
+    "precision_macro",
+    "recall_macro",
+    "f1_macro",
+    "f1_micro",
+    "f1_weighted",
+    "cohen_kappa",
+    "matthews_corrcoef",
+)
+REGRESSION_BUNDLE = ("mae", "mse", "rmse", "r2", "explained_variance")
+
+
+def _set_of(
+    part: Any, names: list[str], columns: dict[str, str | None], params: dict[str, Any]
+) -> MetricSet:
+    col = {k: None if v is None else part[v] for k, v in columns.items()}
+    return MetricSet(names, **params).update(
+        col["true"], col["score"], col["pred"], col["group"], sample_weight=col["weight"]
+    )
+
+
+def metrics(
+    df: Any,
+    names: Sequence[str],
+    *,
+    true: str,
+    score: str | None = None,
+    pred: str | None = None,
+    group: str | None = None,
+    sample_weight: str | None = None,
+    pos_label: Any = None,
+    gauc_weights: str | None = "impressions",
+    split_every: int = 8,
+    **options: Any,
+) -> dict[str, Any]:
+    """Any mergeable catalog metrics of a dask DataFrame, in one pass over the partitions.
+
+    Each partition becomes a :class:`scorekit.stream.MetricSet` (one
+    accumulator per state the metrics need: a curve for ``roc_auc`` and
+    ``log_loss``, a confusion matrix for ``f1_macro`` ...), the sets are merged
+    in a tree of ``split_every`` per node, and every value is computed once,
+    equal to the one-shot function on the whole columns (bit for bit where the
+    state is exact). Groups may span partitions (GAUC merges per group).
+
+    Parameters
+    ----------
+    df : dask.dataframe.DataFrame
+    names : sequence of str
+        Catalog names (``scorekit metrics`` lists them; the mergeable ones
+        name an accumulator). ``"all"`` is every mergeable metric the columns allow.
+    true : str
+        Column of true labels or values.
+    score, pred, group : str, default=None
+        Columns of scores, predictions and group ids, as the metrics need.
+    sample_weight : str, default=None
+        Column of row weights.
+    pos_label : label, default=None
+        Positive class of the binary metrics.
+    gauc_weights : {"impressions", "clicks", None}, default="impressions"
+    split_every : int, default=8
+        Fan-in of the merge tree.
+    **options
+        Passed to every metric that takes them (``zero_division=0``,
+        ``multioutput="raw_values"``).
+
+    Returns
+    -------
+    dict
+        ``{name: value}`` in the order asked.
+
+    Examples
+    --------
+    >>> import dask.dataframe as dd, pandas as pd
+    >>> pdf = pd.DataFrame({"y": [0, 0, 1, 1], "s": [0.1, 0.4, 0.35, 0.8], "p": [0, 1, 1, 1]})
+    >>> ddf = dd.from_pandas(pdf, npartitions=2)
+    >>> metrics(ddf, ["roc_auc", "f1", "accuracy"], true="y", score="s", pred="p")
+    {'roc_auc': 0.75, 'f1': 0.8, 'accuracy': 0.75}
+    """
+    columns = {"true": true, "score": score, "pred": pred, "group": group, "weight": sample_weight}
+    cols = check_frame(df, list(columns.values()))
+    params = {
+        "score": score is not None,
+        "pred": pred is not None,
+        "groups": group is not None,
+        "pos_label": pos_label,
+        "gauc_weights": gauc_weights,
+    }
+    first = MetricSet(names, **params)  # checks the names before computing
+    chunk = partial(_set_of, names=[r.name for r in first.rows], columns=columns, params=params)
+    return tree_reduce(df, cols, chunk, split_every=split_every).values(**options)
 
 
 def classification_metrics(
@@ -123,12 +222,10 @@ def classification_metrics(
 ) -> dict[str, float]:
     """Count-based classification metrics of two label columns of a dask DataFrame.
 
-    Partitions become :class:`scorekit.stream.ConfusionMatrix` accumulators,
-    merged in a tree; the confusion matrix comes back once and gives
-    ``accuracy, precision_macro, recall_macro, f1_macro, f1_micro,
-    f1_weighted, cohen_kappa, matthews_corrcoef``, each equal to the one-shot
-    function (bit for bit with unit weights). ``zero_division`` as
-    :func:`scorekit.precision`.
+    :func:`metrics` with the bundle ``accuracy, precision_macro, recall_macro,
+    f1_macro, f1_micro, f1_weighted, cohen_kappa, matthews_corrcoef``: one
+    merged confusion matrix gives them all, each equal to the one-shot function
+    (bit for bit with unit weights). ``zero_division`` as :func:`scorekit.precision`.
 
     Examples
     --------
@@ -137,20 +234,16 @@ def classification_metrics(
     >>> classification_metrics(dd.from_pandas(pdf, npartitions=2), true="t", pred="p")["accuracy"]
     0.75
     """
-    cols = check_frame(df, [true, pred, sample_weight])
-    chunk = partial(_confusion_of, true=true, pred=pred, weight=sample_weight)
-    acc = tree_reduce(df, cols, chunk, split_every=split_every)
-    zd = {"zero_division": zero_division}
-    return {
-        "accuracy": acc.accuracy(),
-        "precision_macro": acc.precision(average="macro", **zd),
-        "recall_macro": acc.recall(average="macro", **zd),
-        "f1_macro": acc.f1(average="macro", **zd),
-        "f1_micro": acc.f1(average="micro", **zd),
-        "f1_weighted": acc.f1(average="weighted", **zd),
-        "cohen_kappa": acc.cohen_kappa(),
-        "matthews_corrcoef": acc.matthews_corrcoef(),
-    }
+    out: dict[str, float] = metrics(
+        df,
+        CLASSIFICATION_BUNDLE,
+        true=true,
+        pred=pred,
+        sample_weight=sample_weight,
+        zero_division=zero_division,
+        split_every=split_every,
+    )
+    return out
 
 
 def _moments_of(
@@ -175,8 +268,9 @@ def regression_metrics(
     """MAE, MSE, RMSE, R² and explained variance of a dask DataFrame.
 
     Partitions become :class:`scorekit.stream.RegressionMoments` (exact sums,
-    merged by integer addition); the values equal the one-shot functions bit
-    for bit, with or without weights.
+    merged by integer addition); the values (the catalog rows of
+    ``REGRESSION_BUNDLE``) equal the one-shot functions bit for bit, with or
+    without weights.
     ``true`` and ``pred`` are a column each, or lists of columns (one per
     output, combined as ``multioutput`` says).
 
@@ -194,11 +288,7 @@ def regression_metrics(
     RegressionMoments(nan_policy=nan_policy)  # check the options before computing
     chunk = partial(_moments_of, true=t, pred=p, weight=sample_weight, nan_policy=nan_policy)
     acc = tree_reduce(df, list(dict.fromkeys(cols)), chunk, split_every=split_every)
-    mo = {"multioutput": multioutput}
     return {
-        "mae": acc.mae(**mo),
-        "mse": acc.mse(**mo),
-        "rmse": acc.rmse(**mo),
-        "r2": acc.r2(**mo),
-        "explained_variance": acc.explained_variance(**mo),
+        name: metric_info(name).from_state(acc, multioutput=multioutput)
+        for name in REGRESSION_BUNDLE
     }

@@ -11,15 +11,23 @@ merges its children into a fresh accumulator.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from .._errors import ParameterError, ShapeError
 from .._optional import require
-from ..stream._base import Accumulator
 
 __all__: list[str] = []
 
-A = TypeVar("A", bound=Accumulator)
+
+class Mergeable(Protocol):
+    """What the tree merge needs: an accumulator of :mod:`scorekit.stream`, or a ``MetricSet``."""
+
+    def merge(self, other: Any) -> Any: ...
+
+    def _params(self) -> dict[str, Any]: ...
+
+
+A = TypeVar("A", bound=Mergeable)
 
 
 def check_frame(df: Any, columns: Sequence[str | None], name: str = "df") -> list[str]:

@@ -19,6 +19,8 @@ TSV, Parquet or JSON-lines file chunk by chunk for it::
 - :class:`RegressionMoments`: MAE, MSE, RMSE, R², explained variance, MAPE, max error.
 - :class:`Contingency`: pair-counting and information-theoretic clustering metrics.
 - :class:`GroupedCurve`: GAUC over groups that span chunks.
+- :class:`MetricSet`: any mergeable metrics of the catalog at once (one
+  accumulator per state they need); what ``scorekit.dask.metrics`` reduces.
 - :class:`RankingAccumulator`: ranking measures (``scorekit.evaluate``) of a run
   that arrives in chunks; it keeps the run's rows (a query may span chunks).
 """
@@ -33,12 +35,14 @@ from ._files import read_chunks
 from ._grouped import GroupedCurve
 from ._ranking import RankingAccumulator
 from ._regression import RegressionMoments
+from ._set import MetricSet
 
 __all__ = [
     "BinaryCurve",
     "ConfusionMatrix",
     "Contingency",
     "GroupedCurve",
+    "MetricSet",
     "RankingAccumulator",
     "RegressionMoments",
     "consume",
