@@ -18,6 +18,13 @@ the 2 × 2048 bucket totals are flushed into the Python integer before that.
 and ``err`` with ``a·b = p + err`` exactly (no FMA needed; exact unless the
 product underflows, and the split overflows above about 1e299). Sums of inf or
 NaN are kept as the float ``inf``/``-inf``/``nan``.
+
+Per-segment sums. :func:`segment_sums` (sorted rows cut at offsets) and
+:func:`bin_sums` (rows labelled with a bin) give a :class:`SegmentSums`: int64
+limbs of 32 bits on a global grid (only the columns the data use), carry-
+normalised; states add with :func:`add_segment_sums` or, keyed, with
+:func:`merge_keyed`; :func:`round_sums` rounds every segment once, vectorised;
+:func:`encode_segment_sums` is the JSON-safe form.
 """
 
 from __future__ import annotations
@@ -26,15 +33,43 @@ from fractions import Fraction
 
 import numpy as np
 
+from ._limbs import (
+    UNIT_EXP,
+    SegmentSums,
+    add_segment_sums,
+    bin_sums,
+    cumulative_sums,
+    decode_segment_sums,
+    encode_segment_sums,
+    merge_keyed,
+    normalize_limbs,
+    round_sums,
+    segment_ints,
+    segment_sums,
+    total_sum,
+)
 from ._typing import FloatArray
 
-__all__: list[str] = []
+#: Re-exported from :mod:`scorekit._limbs` (per-segment exact sums on a limb grid).
+__all__ = [
+    "UNIT_EXP",
+    "SegmentSums",
+    "add_segment_sums",
+    "bin_sums",
+    "cumulative_sums",
+    "decode_segment_sums",
+    "encode_segment_sums",
+    "merge_keyed",
+    "normalize_limbs",
+    "round_sums",
+    "segment_ints",
+    "segment_sums",
+    "total_sum",
+]
 
 #: An exact sum: an integer in units of 2**-1074, or a float inf/nan after an overflow.
 ExactSum = int | float
 
-#: Exact sums count units of 2**-UNIT_EXP (the smallest subnormal).
-UNIT_EXP = 1074
 _LOW_BITS = 26
 _HI_MASK = np.int64(~((1 << _LOW_BITS) - 1))
 _EXP_MASK = np.int64(0x7FF)
