@@ -80,7 +80,7 @@ class ClassificationReport:
 
     def to_pandas(self) -> Any:
         """A DataFrame, one row per class and per average (accuracy: f1-score column only)."""
-        pd = require("pandas", "io")
+        pd = require("pandas", pip="pandas")
         rows = [tuple(row) for row in self._class_rows()]
         for heading, p, r, f, s in self.averages:
             nan = float("nan")

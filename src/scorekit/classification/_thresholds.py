@@ -65,7 +65,7 @@ class ThresholdTable:
 
     def to_pandas(self) -> Any:
         """A pandas DataFrame with the columns in order (needs pandas: ``scorekit[io]``)."""
-        pd = require("pandas", "io")
+        pd = require("pandas", pip="pandas")
         return pd.DataFrame({c: getattr(self, c) for c in self.columns})
 
 

@@ -104,7 +104,7 @@ class ComparisonResult:
 
     def to_pandas(self) -> Any:
         """A ``pandas.DataFrame``, one row per (measure, system_a, system_b), columns as the spec."""
-        pd = require("pandas", "io")
+        pd = require("pandas", pip="pandas")
         return pd.DataFrame(
             [[getattr(r, c) for c in COLUMNS] for r in self.rows], columns=list(COLUMNS)
         )

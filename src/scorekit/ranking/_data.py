@@ -294,7 +294,7 @@ class Run(_QueryTable):
 
     def to_pandas(self) -> Any:
         """A pandas DataFrame with columns query, doc, rank, score."""
-        pd = require("pandas", "io")
+        pd = require("pandas", pip="pandas")
         return pd.DataFrame(
             {
                 "query": self._row_queries(),
@@ -406,7 +406,7 @@ class Qrels(_QueryTable):
 
     def to_pandas(self) -> Any:
         """A pandas DataFrame with columns query, doc, relevance."""
-        pd = require("pandas", "io")
+        pd = require("pandas", pip="pandas")
         return pd.DataFrame(
             {
                 "query": self._row_queries(),

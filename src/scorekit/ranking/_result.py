@@ -123,7 +123,7 @@ class RankingResult:
 
     def to_pandas(self) -> Any:
         """A pandas DataFrame: one row per query (index ``query``), one column per measure."""
-        pd = require("pandas", "io")
+        pd = require("pandas", pip="pandas")
         return pd.DataFrame(self.per_query, index=pd.Index(list(self.query_ids), name="query"))
 
     def to_trec_eval(self, per_query: bool | None = None) -> str:

@@ -78,7 +78,7 @@ class _GroupTable:
 
     def to_pandas(self) -> Any:
         """A pandas DataFrame with one row per group (needs pandas)."""
-        pd = require("pandas", "io")
+        pd = require("pandas", pip="pandas")
         return pd.DataFrame({name: getattr(self, name) for name in self.__slots__})
 
 
