@@ -54,11 +54,16 @@ def test_parquet_knows_its_chunk_count(tmp_path, table):
 
 def test_progress_bar_goes_to_stderr(tmp_path, table, capsys):
     pytest.importorskip("rich")
+    from scorekit.cli._progress import ChunkBar
+
     path = tmp_path / "data.parquet"
     pq.write_table(table, path)
-    acc = consume(BinaryCurve(), read_chunks(path, ["y", "p"], chunk_rows=1000), progress=True)
+    with ChunkBar("BinaryCurve") as bar:
+        acc = consume(BinaryCurve(), read_chunks(path, ["y", "p"], chunk_rows=1000), progress=bar)
     assert acc.roc_auc() == sk.roc_auc(table.column("y").to_numpy(), table.column("p").to_numpy())
-    assert capsys.readouterr().out == ""
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert "BinaryCurve" in err
 
 
 def test_unknown_column_lists_the_columns(tmp_path, table):

@@ -18,7 +18,7 @@ from typing import Any
 
 from .._optional import require
 
-__all__ = ["Progress"]
+__all__ = ["ChunkBar", "Progress"]
 
 _DEFAULT_DELAY = 1.0
 
@@ -98,3 +98,42 @@ class Progress:
             if self._live is not None:
                 self._live.stop()
                 self._live = None
+
+
+class ChunkBar:
+    """A rich progress bar on stderr for :func:`scorekit.stream.consume`'s ``progress`` hook.
+
+    ``with ChunkBar("BinaryCurve") as bar: consume(acc, chunks, progress=bar)``
+    draws the count of chunks, the elapsed time and the time left; nothing
+    when ``quiet``.
+    """
+
+    def __init__(self, label: str, quiet: bool = False) -> None:
+        self.label, self.quiet = label, quiet
+        self._display: Any = None
+        self._task: Any = None
+
+    def __enter__(self) -> ChunkBar:
+        if not self.quiet:
+            bar = require("rich.progress", "cli")
+            console = require("rich.console", "cli").Console(stderr=True)
+            columns = (
+                bar.TextColumn("{task.description}"),
+                bar.BarColumn(),
+                bar.MofNCompleteColumn(),
+                bar.TimeElapsedColumn(),
+                bar.TimeRemainingColumn(),
+            )
+            self._display = bar.Progress(*columns, console=console)
+            self._display.start()
+            self._task = self._display.add_task(f"{self.label}: chunks", total=None)
+        return self
+
+    def __call__(self, done: int, total: int | None) -> None:
+        if self._display is not None:
+            self._display.update(self._task, completed=done, total=total)
+
+    def __exit__(self, *exc: object) -> None:
+        if self._display is not None:
+            self._display.stop()
+            self._display = None

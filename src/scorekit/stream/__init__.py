@@ -8,10 +8,10 @@ returns self, the metric methods are named like the one-shot functions
 (``acc.roc_auc()``, ``acc.f1(average="macro")``, ``acc.r2()``), and
 accumulators pickle and round-trip through ``to_dict()`` /
 ``Cls.from_dict(d)`` (a JSON-safe dict). :func:`consume` feeds an iterable
-of chunks, with a progress bar if asked, and :func:`read_chunks` reads a CSV,
-TSV, Parquet or JSON-lines file chunk by chunk for it::
+of chunks, calling a progress hook after each if given, and :func:`read_chunks`
+reads a CSV, TSV, Parquet or JSON-lines file chunk by chunk for it::
 
-    consume(BinaryCurve(), read_chunks("clicks.parquet", ["click", "p"]), progress=True)
+    consume(BinaryCurve(), read_chunks("clicks.parquet", ["click", "p"]))
 
 - :class:`BinaryCurve`: roc_auc, average_precision, curves, KS, log loss,
   threshold table; ``bins=N`` bounded-memory approximate mode.
