@@ -199,13 +199,14 @@ def test_metric_set_is_every_mergeable_row_at_once():
 def test_dask_metrics_equal_one_shot():
     dd = pytest.importorskip("dask.dataframe")
     pd = pytest.importorskip("pandas")
+    skd = pytest.importorskip("scorekit.dask")
     import dask
 
     y, s, g = _data("groups", "binary", 1)
     p = (s >= 0.5).astype(int)
     frame = dd.from_pandas(pd.DataFrame({"y": y, "s": s, "p": p, "g": g}), npartitions=4)
     with dask.config.set(scheduler="synchronous"):
-        got = sk.dask.metrics(frame, ["all"], true="y", score="s", pred="p", group="g")
+        got = skd.metrics(frame, ["all"], true="y", score="s", pred="p", group="g")
     assert {"roc_auc", "gauc", "f1_macro", "mae", "adjusted_rand_index"} <= set(got)
     data = {"scores": (y, s), "probabilities": (y, s), "groups": (y, s, g)}
     for name, value in got.items():

@@ -370,215 +370,224 @@ def _transpose_2x2(out):
 
 
 def _m(id_, func, kind, **kw):
-    return Metric(id_, func, kind, **kw)
+    """A variant row; it has weights when its function takes them (and the variant allows)."""
+    weight = "sample_weight" in inspect.signature(func).parameters and id_ not in NO_WEIGHT
+    return Metric(id_, func, kind, weight=weight, **kw)
 
 
-LAB = {"strings": True, "weight": True}
+LAB = {"strings": True}
 KAPPA = {**LAB, "names": ("y1", "y2")}
 PROB = {"names": ("y_true", "y_prob")}
 POS1 = {"string_kwargs": {"pos_label": 1}}
 CL = {"strings": True, "renaming": ("labels_true", "labels_pred")}
 INTERNAL = {"strings": True, "renaming": ("labels",)}
-GROUPED = {"weight": True, "renaming": ("groups",)}
+GROUPED = {"renaming": ("groups",)}
 
-# One row per metric (a variant gets its options in brackets). The table is kept one
-# row per line, so the formatter is told to leave it alone.
+#: the generator of each catalog input kind (labels: by the row's task)
+KIND_OF_INPUTS = {
+    "scores": "binary_scores",
+    "probabilities": "probabilities",
+    "decision": "decision",
+    "multiclass_scores": "multiclass_scores",
+    "multilabel_scores": "multilabel_scores",
+    "regression": "regression",
+    "clustering": "clustering",
+    "features": "cluster_internal",
+    "groups": "grouped",
+    "lists": "catalog",
+    "sets": "sets",
+}
+
+# What the tests know of each catalog row beyond the catalog itself (symmetry,
+# string labels, how its output transposes ...). The function, the options, the
+# input kind, the best value and rank-basedness come from the catalog
+# (``scorekit.metrics()``); a row absent here has no extra facts.
 # fmt: off
-METRICS: list[Metric] = [
-    # ---- classification, labels (y_true, y_pred)
-    _m("accuracy", sk.accuracy, "labels3", symmetric=True, best=1.0, **LAB),
+FACTS: dict[str, dict[str, Any]] = {
+    "accuracy": {"symmetric": True, **LAB},
+    "balanced_accuracy": {"symmetric": False, **LAB},
+    "precision": {"symmetric": False, **LAB, **POS1},
+    "precision_macro": {"symmetric": False, **LAB},
+    "precision_micro": {"symmetric": True, **LAB},
+    "precision_weighted": {"symmetric": False, **LAB},
+    "recall": {"symmetric": False, **LAB, **POS1},
+    "recall_macro": {"symmetric": False, **LAB},
+    "recall_micro": {"symmetric": True, **LAB},
+    "recall_weighted": {"symmetric": True, **LAB},  # weighted recall is accuracy
+    "f1": {"symmetric": True, **LAB, **POS1},
+    "f1_macro": {"symmetric": True, **LAB},
+    "f1_micro": {"symmetric": True, **LAB},
+    "f1_weighted": {"symmetric": False, **LAB},
+    "f2": {"symmetric": False, **LAB, **POS1},
+    "specificity": {"symmetric": False, **LAB, **POS1},
+    "specificity_macro": {"symmetric": False, **LAB},
+    "negative_predictive_value": {"symmetric": False, **LAB, **POS1},
+    "jaccard": {"symmetric": True, **LAB, **POS1},
+    "jaccard_macro": {"symmetric": True, **LAB},
+    "e_measure": {"symmetric": True, **LAB, **POS1},
+    "hamming_loss": {"symmetric": True, **LAB},
+    "cohen_kappa": {"symmetric": True, **KAPPA},
+    "matthews_corrcoef": {"symmetric": True, **LAB},
+    "confusion_matrix": {"swapped": _transpose, "weight_scale": False, "best": _diag_counts, **LAB},
+    "multilabel_confusion_matrix": {"swapped": _transpose_2x2, "weight_scale": False, **LAB},
+    "precision_recall_fscore_support": {"weight_scale": False, **LAB},
+    "classification_report": {"weight_scale": False, **LAB},
+    "roc_auc": {**LAB, **POS1},
+    "average_precision": {**LAB, **POS1},
+    "pr_auc": {**LAB, **POS1},
+    "gini": {**LAB, **POS1},
+    "ks_statistic": {**LAB, **POS1},
+    "rank_loss": {**LAB, **POS1},
+    "break_even_point": {**LAB, **POS1},
+    "roc_curve": {**LAB, **POS1},
+    "precision_recall_curve": {**LAB, **POS1},
+    "threshold_table": {"weight_scale": False, **LAB, **POS1},
+    "log_loss": {**LAB},
+    "brier_score": {**LAB, **POS1},
+    "expected_calibration_error": {"strings": True, **POS1},
+    "calibration_curve": {"best": ([0.0, 1.0], [0.0, 1.0]), "strings": True, **POS1},
+    "hinge_loss": {**LAB},
+    "top_k_accuracy": {**LAB},
+    "roc_auc_ovr": {**LAB},
+    "roc_auc_ovo": {"strings": True},
+    "coverage_error": {"best": _mean_row_cardinality},
+    "mae": {"symmetric": True},
+    "mse": {"symmetric": True},
+    "rmse": {"symmetric": True},
+    "r2": {"symmetric": False},
+    "explained_variance": {"symmetric": False},
+    "mape": {"symmetric": False},
+    "median_absolute_error": {"symmetric": True},
+    "max_error": {"symmetric": True, "one_d_only": ("y_true", "y_pred")},
+    "adjusted_rand_index": {"symmetric": True, **CL},
+    "rand_index": {"symmetric": True, **CL},
+    "fowlkes_mallows": {"symmetric": True, **CL},
+    "mutual_info": {"symmetric": True, "best": _entropy, **CL},
+    "normalized_mutual_info": {"symmetric": True, **CL},
+    "adjusted_mutual_info": {"symmetric": True, **CL},
+    "homogeneity": {"symmetric": False, **CL},
+    "completeness": {"symmetric": False, **CL},
+    "v_measure": {"symmetric": True, **CL},
+    "homogeneity_completeness_v_measure": {"best": (1.0, 1.0, 1.0), **CL},
+    "contingency_matrix": {"swapped": _transpose, "strings": True},
+    "silhouette_score": {**INTERNAL},
+    "calinski_harabasz": {**INTERNAL},
+    "davies_bouldin": {**INTERNAL},
+    "silhouette_samples": {"row_output": True, **INTERNAL},
+    "gauc": {**GROUPED},
+    "pcoc": {},
+    "normalized_entropy": {},
+    "pcoc_by_group": {"kind": "grouped_prob", "weight_scale": False, **GROUPED},
+    "catalog_coverage": {},
+    "coverage_ratio": {},
+    "novelty_ratio": {},
+}
+# fmt: on
+
+
+def _from_catalog(row: Any) -> Metric:
+    facts = dict(FACTS.get(row.name, {}))
+    kind = facts.pop("kind", None) or (
+        ("labels2" if row.task == "binary" else "labels3")
+        if row.inputs == "labels"
+        else KIND_OF_INPUTS[row.inputs]
+    )
+    best = facts.pop("best", row.best)
+    weight = row.weighted and row.name not in NO_WEIGHT
+    return Metric(
+        row.name, row.function, kind, kwargs=dict(row.options), weight=weight, best=best,
+        rank_based=row.rank_based, **facts,
+    )  # fmt: skip
+
+
+#: variants whose function has sample_weight, which this variant does not support
+#: (scikit-learn: "sample_weight is not supported for multiclass one-vs-one ROC AUC")
+NO_WEIGHT = {"roc_auc_ovo", "roc_auc[ovo]"}
+
+# Variants the catalog has no row for (a variant gets its options in brackets). The
+# table is kept one row per line, so the formatter is told to leave it alone.
+# fmt: off
+VARIANTS: list[Metric] = [
     _m("accuracy[normalize=False]", sk.accuracy, "labels3", kwargs={"normalize": False},
        symmetric=True, weight_scale=False, best=lambda a: float(len(a[0])), **LAB),
-    _m("accuracy[multilabel]", sk.accuracy, "multilabel", weight=True, symmetric=True, best=1.0),
-    _m("balanced_accuracy", sk.balanced_accuracy, "labels3", symmetric=False, best=1.0, **LAB),
+    _m("accuracy[multilabel]", sk.accuracy, "multilabel", symmetric=True, best=1.0),
     _m("balanced_accuracy[adjusted]", sk.balanced_accuracy, "labels3", kwargs={"adjusted": True},
        symmetric=False, best=1.0, **LAB),
-    _m("cohen_kappa", sk.cohen_kappa, "labels3", symmetric=True, best=1.0, **KAPPA),
     _m("cohen_kappa[quadratic]", sk.cohen_kappa, "labels3", kwargs={"weights": "quadratic"},
        symmetric=True, best=1.0, **KAPPA),
     _m("cohen_kappa[labels]", sk.cohen_kappa, "labels3", kwargs={"labels": [2, 0, 1]},
        symmetric=True, best=1.0, **KAPPA),
-    _m("confusion_matrix", sk.confusion_matrix, "labels3", swapped=_transpose,
-       weight_scale=False, best=_diag_counts, **LAB),
     _m("confusion_matrix[labels]", sk.confusion_matrix, "labels3", kwargs={"labels": [2, 0, 1]},
        swapped=_transpose, weight_scale=False, **LAB),
     _m("confusion_matrix[normalize=all]", sk.confusion_matrix, "labels3",
        kwargs={"normalize": "all"}, swapped=_transpose, **LAB),
-    _m("e_measure", sk.e_measure, "labels2", symmetric=True, best=0.0, **LAB, **POS1),
-    _m("f1", sk.f1, "labels2", symmetric=True, best=1.0, **LAB, **POS1),
-    _m("f1[macro]", sk.f1, "labels3", kwargs={"average": "macro"}, symmetric=True, best=1.0, **LAB),
-    _m("f1[micro]", sk.f1, "labels3", kwargs={"average": "micro"}, symmetric=True, best=1.0, **LAB),
-    _m("f1[weighted]", sk.f1, "labels3", kwargs={"average": "weighted"}, symmetric=False,
-       best=1.0, **LAB),
     _m("f1[None]", sk.f1, "labels3", kwargs={"average": None}, symmetric=True,
        best=(1.0, 1.0, 1.0), **LAB),
-    _m("f1[samples]", sk.f1, "multilabel", kwargs={"average": "samples"}, weight=True,
+    _m("f1[samples]", sk.f1, "multilabel", kwargs={"average": "samples"}, symmetric=True,
+       best=1.0),
+    _m("hamming_loss[multilabel]", sk.hamming_loss, "multilabel", symmetric=True, best=0.0),
+    _m("jaccard[samples]", sk.jaccard, "multilabel", kwargs={"average": "samples"},
        symmetric=True, best=1.0),
-    _m("fbeta[beta=2]", sk.fbeta, "labels2", kwargs={"beta": 2.0}, symmetric=False, best=1.0,
-       **LAB, **POS1),
-    _m("hamming_loss", sk.hamming_loss, "labels3", symmetric=True, best=0.0, **LAB),
-    _m("hamming_loss[multilabel]", sk.hamming_loss, "multilabel", weight=True, symmetric=True,
-       best=0.0),
-    _m("jaccard", sk.jaccard, "labels2", symmetric=True, best=1.0, **LAB, **POS1),
-    _m("jaccard[macro]", sk.jaccard, "labels3", kwargs={"average": "macro"}, symmetric=True,
-       best=1.0, **LAB),
-    _m("jaccard[samples]", sk.jaccard, "multilabel", kwargs={"average": "samples"}, weight=True,
-       symmetric=True, best=1.0),
-    _m("matthews_corrcoef", sk.matthews_corrcoef, "labels3", symmetric=True, best=1.0, **LAB),
     _m("matthews_corrcoef[binary]", sk.matthews_corrcoef, "labels2", symmetric=True, best=1.0,
        **LAB),
-    _m("multilabel_confusion_matrix", sk.multilabel_confusion_matrix, "labels3",
-       swapped=_transpose_2x2, weight_scale=False, **LAB),
     _m("multilabel_confusion_matrix[multilabel]", sk.multilabel_confusion_matrix, "multilabel",
-       weight=True, swapped=_transpose_2x2, weight_scale=False),
-    _m("precision", sk.precision, "labels2", symmetric=False, best=1.0, **LAB, **POS1),
-    _m("precision[macro]", sk.precision, "labels3", kwargs={"average": "macro"}, symmetric=False,
-       best=1.0, **LAB),
+       swapped=_transpose_2x2, weight_scale=False),
     _m("precision[micro,multilabel]", sk.precision, "multilabel", kwargs={"average": "micro"},
-       weight=True, symmetric=False, best=1.0),
-    _m("precision_recall_fscore_support", sk.precision_recall_fscore_support, "labels3",
-       weight_scale=False, **LAB),
-    _m("recall", sk.recall, "labels2", symmetric=False, best=1.0, **LAB, **POS1),
-    _m("recall[macro]", sk.recall, "labels3", kwargs={"average": "macro"}, symmetric=False,
-       best=1.0, **LAB),
-    _m("specificity", sk.specificity, "labels2", symmetric=False, best=1.0, **LAB, **POS1),
-    _m("specificity[macro]", sk.specificity, "labels3", kwargs={"average": "macro"},
-       symmetric=False, best=1.0, **LAB),
-    _m("classification_report", sk.classification_report, "labels3", weight_scale=False, **LAB),
-    # ---- classification, binary scores (y_true, y_score)
-    _m("roc_auc", sk.roc_auc, "binary_scores", best=1.0, rank_based=True, **LAB, **POS1),
+       symmetric=False, best=1.0),
     _m("roc_auc[max_fpr]", sk.roc_auc, "binary_scores", kwargs={"max_fpr": 0.5}, best=1.0,
        rank_based=True, **LAB, **POS1),
-    _m("average_precision", sk.average_precision, "binary_scores", best=1.0, rank_based=True,
-       **LAB, **POS1),
-    _m("pr_auc", sk.pr_auc, "binary_scores", best=1.0, rank_based=True, **LAB, **POS1),
-    _m("gini", sk.gini, "binary_scores", best=1.0, rank_based=True, **LAB, **POS1),
-    _m("ks_statistic", sk.ks_statistic, "binary_scores", best=1.0, rank_based=True, **LAB, **POS1),
-    _m("rank_loss", sk.rank_loss, "binary_scores", best=0.0, rank_based=True, **LAB, **POS1),
-    _m("break_even_point", sk.break_even_point, "binary_scores", best=1.0, rank_based=True,
-       **LAB, **POS1),
-    _m("roc_curve", sk.roc_curve, "binary_scores", **LAB, **POS1),
     _m("roc_curve[drop_intermediate]", sk.roc_curve, "binary_scores",
        kwargs={"drop_intermediate": True}, **LAB, **POS1),
-    _m("precision_recall_curve", sk.precision_recall_curve, "binary_scores", **LAB, **POS1),
-    _m("threshold_table", sk.threshold_table, "binary_scores", weight_scale=False, **LAB, **POS1),
     _m("threshold_table[thresholds]", sk.threshold_table, "threshold_list", weight_scale=False,
        **LAB, **POS1),
-    # ---- classification, probabilities and decision values
-    _m("log_loss", sk.log_loss, "probabilities", best=0.0, **LAB),
-    _m("brier_score", sk.brier_score, "probabilities", best=0.0, **LAB, **POS1),
-    _m("calibration_curve", sk.calibration_curve, "probabilities", best=([0.0, 1.0], [0.0, 1.0]),
-       strings=True, **POS1),
     _m("calibration_curve[quantile]", sk.calibration_curve, "probabilities",
        kwargs={"strategy": "quantile", "n_bins": 4}, strings=True, **POS1),
-    _m("expected_calibration_error", sk.expected_calibration_error, "probabilities", best=0.0,
-       strings=True, **POS1),
-    _m("hinge_loss", sk.hinge_loss, "decision", best=0.0, **LAB),
-    # ---- classification, multiclass scores (y_true, (n, n_classes))
-    _m("roc_auc[ovr]", sk.roc_auc, "multiclass_scores", kwargs={"multi_class": "ovr"}, best=1.0,
-       **LAB),
-    _m("roc_auc[ovo]", sk.roc_auc, "multiclass_scores", kwargs={"multi_class": "ovo"}, best=1.0,
-       strings=True),
     _m("average_precision[multiclass]", sk.average_precision, "multiclass_scores", best=1.0,
        **LAB),
     _m("log_loss[multiclass]", sk.log_loss, "multiclass_scores", best=0.0, **LAB, **PROB),
     _m("brier_score[multiclass]", sk.brier_score, "multiclass_scores", best=0.0, **LAB, **PROB),
-    _m("top_k_accuracy", sk.top_k_accuracy, "multiclass_scores", best=1.0, rank_based=True,
-       **LAB),
     _m("top_k_accuracy[k=1]", sk.top_k_accuracy, "multiclass_scores", kwargs={"k": 1}, best=1.0,
        rank_based=True, **LAB),
     _m("hinge_loss[multiclass]", sk.hinge_loss, "multiclass_decision", best=0.0, **LAB),
-    # ---- classification, multilabel scores (indicator, (n, n_labels))
-    _m("roc_auc[multilabel]", sk.roc_auc, "multilabel_scores", weight=True, best=1.0,
+    _m("roc_auc[multilabel]", sk.roc_auc, "multilabel_scores", best=1.0, rank_based=True),
+    _m("average_precision[multilabel]", sk.average_precision, "multilabel_scores", best=1.0,
        rank_based=True),
-    _m("average_precision[multilabel]", sk.average_precision, "multilabel_scores", weight=True,
-       best=1.0, rank_based=True),
-    _m("coverage_error", sk.coverage_error, "multilabel_scores", weight=True,
-       best=_mean_row_cardinality, rank_based=True),
-    _m("label_ranking_average_precision", sk.label_ranking_average_precision,
-       "multilabel_scores", weight=True, best=1.0, rank_based=True),
-    _m("label_ranking_loss", sk.label_ranking_loss, "multilabel_scores", weight=True, best=0.0,
-       rank_based=True),
-    # ---- regression (y_true, y_pred)
-    _m("mae", sk.mae, "regression", weight=True, symmetric=True, best=0.0),
-    _m("mse", sk.mse, "regression", weight=True, symmetric=True, best=0.0),
-    _m("rmse", sk.rmse, "regression", weight=True, symmetric=True, best=0.0),
-    _m("r2", sk.r2, "regression", weight=True, symmetric=False, best=1.0),
-    _m("explained_variance", sk.explained_variance, "regression", weight=True, symmetric=False,
-       best=1.0),
-    _m("mape", sk.mape, "regression", weight=True, symmetric=False, best=0.0),
-    _m("median_absolute_error", sk.median_absolute_error, "regression", weight=True,
-       symmetric=True, best=0.0),
-    _m("max_error", sk.max_error, "regression", symmetric=True, best=0.0,
-       one_d_only=("y_true", "y_pred")),
     _m("mae[raw_values]", sk.mae, "regression_2d", kwargs={"multioutput": "raw_values"},
-       weight=True, symmetric=True, best=(0.0, 0.0)),
-    _m("mse[2d]", sk.mse, "regression_2d", weight=True, symmetric=True, best=0.0),
+       symmetric=True, best=(0.0, 0.0)),
+    _m("mse[2d]", sk.mse, "regression_2d", symmetric=True, best=0.0),
     _m("rmse[raw_values]", sk.rmse, "regression_2d", kwargs={"multioutput": "raw_values"},
-       weight=True, symmetric=True, best=(0.0, 0.0)),
+       symmetric=True, best=(0.0, 0.0)),
     _m("r2[variance_weighted]", sk.r2, "regression_2d",
-       kwargs={"multioutput": "variance_weighted"}, weight=True, symmetric=False, best=1.0),
+       kwargs={"multioutput": "variance_weighted"}, symmetric=False, best=1.0),
     _m("explained_variance[raw_values]", sk.explained_variance, "regression_2d",
-       kwargs={"multioutput": "raw_values"}, weight=True, symmetric=False, best=(1.0, 1.0)),
-    _m("mape[2d]", sk.mape, "regression_2d", weight=True, symmetric=False, best=0.0),
+       kwargs={"multioutput": "raw_values"}, symmetric=False, best=(1.0, 1.0)),
+    _m("mape[2d]", sk.mape, "regression_2d", symmetric=False, best=0.0),
     _m("median_absolute_error[raw_values]", sk.median_absolute_error, "regression_2d",
-       kwargs={"multioutput": "raw_values"}, weight=True, symmetric=True, best=(0.0, 0.0)),
-    # ---- clustering (labels_true, labels_pred)
-    _m("adjusted_rand_index", sk.adjusted_rand_index, "clustering", symmetric=True, best=1.0,
-       **CL),
-    _m("rand_index", sk.rand_index, "clustering", symmetric=True, best=1.0, **CL),
-    _m("fowlkes_mallows", sk.fowlkes_mallows, "clustering", symmetric=True, best=1.0, **CL),
-    _m("mutual_info", sk.mutual_info, "clustering", symmetric=True, best=_entropy, **CL),
-    _m("normalized_mutual_info", sk.normalized_mutual_info, "clustering", symmetric=True,
-       best=1.0, **CL),
+       kwargs={"multioutput": "raw_values"}, symmetric=True, best=(0.0, 0.0)),
     _m("normalized_mutual_info[geometric]", sk.normalized_mutual_info, "clustering",
        kwargs={"average_method": "geometric"}, symmetric=True, best=1.0, **CL),
     _m("normalized_mutual_info[min]", sk.normalized_mutual_info, "clustering",
        kwargs={"average_method": "min"}, symmetric=True, best=1.0, **CL),
-    _m("adjusted_mutual_info", sk.adjusted_mutual_info, "clustering", symmetric=True, best=1.0,
-       **CL),
     _m("adjusted_mutual_info[max]", sk.adjusted_mutual_info, "clustering",
        kwargs={"average_method": "max"}, symmetric=True, best=1.0, **CL),
-    _m("homogeneity", sk.homogeneity, "clustering", symmetric=False, best=1.0, **CL),
-    _m("completeness", sk.completeness, "clustering", symmetric=False, best=1.0, **CL),
-    _m("v_measure", sk.v_measure, "clustering", symmetric=True, best=1.0, **CL),
     _m("v_measure[beta=2]", sk.v_measure, "clustering", kwargs={"beta": 2.0}, symmetric=False,
        best=1.0, **CL),
-    _m("homogeneity_completeness_v_measure", sk.homogeneity_completeness_v_measure, "clustering",
-       best=(1.0, 1.0, 1.0), **CL),
-    _m("contingency_matrix", sk.contingency_matrix, "clustering", swapped=_transpose,
-       strings=True),
-    # ---- clustering, internal (X, labels)
-    _m("silhouette_score", sk.silhouette_score, "cluster_internal", **INTERNAL),
     _m("silhouette_score[manhattan]", sk.silhouette_score, "cluster_internal",
        kwargs={"metric": "manhattan"}, **INTERNAL),
-    _m("silhouette_samples", sk.silhouette_samples, "cluster_internal", row_output=True,
-       **INTERNAL),
-    _m("calinski_harabasz", sk.calinski_harabasz, "cluster_internal", **INTERNAL),
-    _m("davies_bouldin", sk.davies_bouldin, "cluster_internal", **INTERNAL),
-    # ---- recsys
-    _m("gauc", sk.gauc, "grouped", best=1.0, rank_based=True, **GROUPED),
     _m("gauc[clicks]", sk.gauc, "grouped", kwargs={"weights": "clicks"}, best=1.0,
        rank_based=True, **GROUPED),
     _m("gauc[None]", sk.gauc, "grouped", kwargs={"weights": None}, best=1.0, rank_based=True,
        **GROUPED),
     _m("gauc[return_groups]", sk.gauc, "grouped", kwargs={"return_groups": True},
        weight_scale=False, **GROUPED),
-    _m("pcoc", sk.pcoc, "probabilities", weight=True, best=1.0),
-    _m("normalized_entropy", sk.normalized_entropy, "probabilities", weight=True, best=0.0),
-    _m("pcoc_by_group", sk.pcoc_by_group, "grouped_prob", weight_scale=False, **GROUPED),
-    _m("catalog_coverage", sk.catalog_coverage, "catalog"),
-    _m("coverage_ratio", sk.coverage_ratio, "sets"),
-    _m("novelty_ratio", sk.novelty_ratio, "sets"),
 ]
 # fmt: on
 
+#: the rows of the property tests: every catalog row, then the variants
+METRICS: list[Metric] = [*(_from_catalog(r) for r in sk.metrics()), *VARIANTS]
+
 BY_ID = {m.id: m for m in METRICS}
 assert len(BY_ID) == len(METRICS), "duplicate ids in the metric table"
-
-#: variants whose function has sample_weight, which this variant does not support
-#: (scikit-learn: "sample_weight is not supported for multiclass one-vs-one ROC AUC")
-NO_WEIGHT = {"roc_auc[ovo]"}
 
 #: public names of the four families that are result classes, not metric functions
 RESULT_CLASSES = {"ThresholdTable", "GroupAUCTable", "GroupCalibrationTable"}

@@ -44,6 +44,7 @@ from ..classification._counts_state import (
     _mcc_from_counts,
     _merge_confusion,
     _normalize_confusion,
+    _npv_from_counts,
     _prf_from_counts,
     _specificity_from_counts,
 )
@@ -346,6 +347,18 @@ class ConfusionMatrix(Accumulator):
             zero_division=zero_division,
         )  # fmt: skip
         return 1.0 - f
+
+    def negative_predictive_value(
+        self,
+        *,
+        labels: ArrayLike | None = None,
+        pos_label: Any = 1,
+        average: str | None = "binary",
+        zero_division: Any = "warn",
+    ) -> Any:
+        """Negative predictive value tn / (tn + fn); see :func:`scorekit.negative_predictive_value`."""
+        c = self._selected(labels, pos_label, average, zero_division)
+        return _npv_from_counts(c, average=average, zero_division=zero_division)
 
     def specificity(
         self,
