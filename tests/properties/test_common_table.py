@@ -447,6 +447,13 @@ FACTS: dict[str, dict[str, Any]] = {
     "expected_calibration_error": {"strings": True, **POS1},
     "calibration_curve": {"best": ([0.0, 1.0], [0.0, 1.0]), "strings": True, **POS1},
     "hinge_loss": {**LAB},
+    "equal_error_rate": {**LAB, **POS1},
+    "det_curve": {**LAB, **POS1},
+    "precision_at_recall": {"kwargs": {"min_recall": 0.5}, **LAB, **POS1},
+    "recall_at_precision": {"kwargs": {"min_precision": 0.6}, **LAB, **POS1},
+    "sensitivity_at_specificity": {"kwargs": {"min_specificity": 0.7}, **LAB, **POS1},
+    "specificity_at_sensitivity": {"kwargs": {"min_sensitivity": 0.7}, **LAB, **POS1},
+    "tpr_at_fpr": {"kwargs": {"max_fpr": 0.2}, **LAB, **POS1},
     "top_k_accuracy": {**LAB},
     "roc_auc_ovr": {**LAB},
     "roc_auc_ovo": {"strings": True},
@@ -493,9 +500,10 @@ def _from_catalog(row: Any) -> Metric:
         else KIND_OF_INPUTS[row.inputs]
     )
     best = facts.pop("best", row.best)
+    kwargs = {**row.options, **facts.pop("kwargs", {})}
     weight = row.weighted and row.name not in NO_WEIGHT
     return Metric(
-        row.name, row.function, kind, kwargs=dict(row.options), weight=weight, best=best,
+        row.name, row.function, kind, kwargs=kwargs, weight=weight, best=best,
         rank_based=row.rank_based, **facts,
     )  # fmt: skip
 
@@ -590,7 +598,7 @@ BY_ID = {m.id: m for m in METRICS}
 assert len(BY_ID) == len(METRICS), "duplicate ids in the metric table"
 
 #: public names of the four families that are result classes, not metric functions
-RESULT_CLASSES = {"ThresholdTable", "GroupAUCTable", "GroupCalibrationTable"}
+RESULT_CLASSES = {"ThresholdTable", "GroupAUCTable", "GroupCalibrationTable", "OperatingPoint"}
 
 
 def public_functions() -> list[tuple[str, Callable[..., Any]]]:

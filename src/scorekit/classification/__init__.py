@@ -10,6 +10,8 @@ from ._curves import *  # noqa: F403
 from ._curves import __all__ as _curves_all
 from ._multilabel_ranking import *  # noqa: F403
 from ._multilabel_ranking import __all__ as _multilabel_ranking_all
+from ._operating import *  # noqa: F403
+from ._operating import __all__ as _operating_all
 from ._proba import *  # noqa: F403
 from ._proba import __all__ as _proba_all
 from ._report import *  # noqa: F403
@@ -22,6 +24,7 @@ __all__ = [
     *_counts_all,
     *_curves_all,
     *_multilabel_ranking_all,
+    *_operating_all,
     *_proba_all,
     *_report_all,
     *_thresholds_all,

@@ -446,9 +446,9 @@ def pr_auc(
     >>> round(pr_auc([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]), 4)
     0.7917
     """
-    c = _binary_curve(y_true, y_score, sample_weight, pos_label, nan_policy)
-    precision, recall, _ = _pr_from_curve(c)
-    return float(np.sum((recall[:-1] - recall[1:]) * (precision[:-1] + precision[1:]) / 2))
+    from ._operating import pr_auc_from_curve  # the state -> value kernel, shared with BinaryCurve
+
+    return pr_auc_from_curve(_binary_curve(y_true, y_score, sample_weight, pos_label, nan_policy))
 
 
 def gini(

@@ -31,6 +31,18 @@ from ..classification._curve_kernel import (
     _roc_from_curve,
 )
 from ..classification._curves import _binary_inputs
+from ..classification._operating import (
+    OperatingPoint,
+    _rate,
+    det_curve_from_curve,
+    equal_error_rate_from_curve,
+    pr_auc_from_curve,
+    precision_at_recall_from_curve,
+    recall_at_precision_from_curve,
+    sensitivity_at_specificity_from_curve,
+    specificity_at_sensitivity_from_curve,
+    tpr_at_fpr_from_curve,
+)
 from ..classification._proba import _binary_log_loss_sums, _log_loss_from_curve
 from ..classification._thresholds import (
     ThresholdTable,
@@ -288,6 +300,40 @@ class BinaryCurve(Accumulator):
         if self._edges is None:
             return _log_loss_from_curve(c)
         return float(self._loss / (c.pos.sum() + c.neg.sum()))
+
+    def pr_auc(self) -> float:
+        """Trapezoidal area under the PR curve; see :func:`scorekit.pr_auc`."""
+        return pr_auc_from_curve(self._curve())
+
+    def precision_at_recall(self, *, min_recall: float) -> OperatingPoint:
+        """Best precision at recall ``>= min_recall``; see :func:`scorekit.precision_at_recall`."""
+        return precision_at_recall_from_curve(self._curve(), _rate("min_recall", min_recall))
+
+    def recall_at_precision(self, *, min_precision: float) -> OperatingPoint:
+        """Best recall at precision ``>= min_precision``; see :func:`scorekit.recall_at_precision`."""
+        return recall_at_precision_from_curve(self._curve(), _rate("min_precision", min_precision))
+
+    def sensitivity_at_specificity(self, *, min_specificity: float) -> OperatingPoint:
+        """See :func:`scorekit.sensitivity_at_specificity`."""
+        limit = _rate("min_specificity", min_specificity)
+        return sensitivity_at_specificity_from_curve(self._curve(), limit)
+
+    def specificity_at_sensitivity(self, *, min_sensitivity: float) -> OperatingPoint:
+        """See :func:`scorekit.specificity_at_sensitivity`."""
+        limit = _rate("min_sensitivity", min_sensitivity)
+        return specificity_at_sensitivity_from_curve(self._curve(), limit)
+
+    def tpr_at_fpr(self, *, max_fpr: float) -> OperatingPoint:
+        """Best TPR at FPR ``<= max_fpr``; see :func:`scorekit.tpr_at_fpr`."""
+        return tpr_at_fpr_from_curve(self._curve(), _rate("max_fpr", max_fpr))
+
+    def det_curve(self) -> tuple[FloatArray, FloatArray, FloatArray]:
+        """FPR, FNR and thresholds; see :func:`scorekit.det_curve`."""
+        return det_curve_from_curve(self._curve())
+
+    def equal_error_rate(self) -> float:
+        """Where FPR and FNR meet; see :func:`scorekit.equal_error_rate`."""
+        return equal_error_rate_from_curve(self._curve())
 
     def error_bounds(self) -> dict[str, float]:
         """Largest error of ``roc_auc`` and ``ks_statistic`` caused by the bins (0.0 when exact).
