@@ -17,9 +17,11 @@ $(VENV)/.all: $(PY) pyproject.toml
 
 $(VENV)/.dev: $(PY) pyproject.toml
 	$(PIP) install -e '.[all,dev]'
-	@# torch only to test torch-tensor inputs, and only the CPU wheel this machine kind ships
-	@if ls /opt/wheels/torch-2.13.0+cpu-* >/dev/null 2>&1; then $(PIP) install 'torch==2.13.0'; \
-	  else echo "no local CPU torch wheel: the torch-input tests will skip"; fi
+	@# torch only to test torch-tensor inputs and torchmetrics' definitions, and only the
+	@# CPU wheel this machine kind ships (torchmetrics after it, so it cannot pull a CUDA torch)
+	@if ls /opt/wheels/torch-2.13.0+cpu-* >/dev/null 2>&1; then \
+	  $(PIP) install 'torch==2.13.0' && $(PIP) install 'torchmetrics>=1.4'; \
+	  else echo "no local CPU torch wheel: the torch-input and torchmetrics tests will skip"; fi
 	touch $(VENV)/.all $@
 
 install: $(VENV)/.all
