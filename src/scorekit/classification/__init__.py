@@ -14,6 +14,8 @@ from ._operating import *  # noqa: F403
 from ._operating import __all__ as _operating_all
 from ._proba import *  # noqa: F403
 from ._proba import __all__ as _proba_all
+from ._ratios import *  # noqa: F403
+from ._ratios import __all__ as _ratios_all
 from ._report import *  # noqa: F403
 from ._report import __all__ as _report_all
 from ._thresholds import *  # noqa: F403
@@ -26,6 +28,7 @@ __all__ = [
     *_multilabel_ranking_all,
     *_operating_all,
     *_proba_all,
+    *_ratios_all,
     *_report_all,
     *_thresholds_all,
 ]

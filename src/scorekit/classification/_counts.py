@@ -34,7 +34,6 @@ from ._counts_state import (
     PRF,
     ClassCounts,
     _jaccard_from_counts,
-    _npv_from_counts,
     _prf_from_counts,
     _specificity_from_counts,
 )
@@ -51,7 +50,6 @@ __all__ = [
     "jaccard",
     "matthews_corrcoef",
     "multilabel_confusion_matrix",
-    "negative_predictive_value",
     "precision",
     "precision_recall_fscore_support",
     "recall",
@@ -307,49 +305,6 @@ def specificity(
     return _specificity_from_counts(
         c, average=average, zero_division=zero_division, sample_weight=w
     )
-
-
-def negative_predictive_value(
-    y_true: ArrayLike,
-    y_pred: ArrayLike,
-    *,
-    labels: ArrayLike | None = None,
-    pos_label: Label = 1,
-    average: str | None = "binary",
-    sample_weight: ArrayLike | None = None,
-    zero_division: Any = "warn",
-) -> Any:
-    r"""Negative predictive value tn / (tn + fn): the precision of "not this class".
-
-    .. math:: \mathrm{NPV} = \frac{TN}{TN + FN}
-
-    Per class, the binary NPV equals scikit-learn's precision of the negative
-    class (``precision_score(y_true, y_pred, pos_label=<the other class>)``).
-    Averaged as recall is: "micro" pools tn and fn, "macro" is the plain mean,
-    "weighted" weights by each class's support. Undefined (``zero_division``)
-    for a class that every sample is predicted to be.
-
-    Parameters
-    ----------
-    y_true, y_pred : array-like of shape (n_samples,)
-        True and predicted labels.
-    labels : array-like, default=None
-        The classes to report, in this order (default: every class seen).
-    pos_label : label, default=1
-        The positive class with ``average="binary"``.
-    average : {"binary", "micro", "macro", "weighted"} or None, default="binary"
-    sample_weight : array-like of shape (n_samples,), default=None
-    zero_division : "warn", 0.0, 1.0 or nan, default="warn"
-
-    Examples
-    --------
-    Predicted negative: rows 4, 5 and 7; true negatives among them: row 7 (tn = 1, fn = 2):
-
-    >>> round(negative_predictive_value([1, 1, 1, 1, 1, 0, 0], [1, 1, 1, 0, 0, 1, 0]), 4)
-    0.3333
-    """
-    c, w = _counts(y_true, y_pred, labels, pos_label, average, sample_weight, zero_division)
-    return _npv_from_counts(c, average=average, zero_division=zero_division, sample_weight=w)
 
 
 def jaccard(

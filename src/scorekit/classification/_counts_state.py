@@ -342,24 +342,6 @@ def _specificity_from_counts(
     return _nanaverage(spec, _average_weights(c, average, sample_weight))
 
 
-def _npv_from_counts(
-    c: ClassCounts,
-    *,
-    average: str | None,
-    zero_division: Any = "warn",
-    sample_weight: FloatArray | None = None,
-) -> Any:
-    """Negative predictive value tn / (tn + fn), per class or averaged as recall is."""
-    tn, pred_neg = _micro(average, c.tn, c.total - np.asarray(c.pred))
-    npv = _divide(
-        tn, pred_neg, "negative predictive value", "predicted negative", average,
-        ("negative predictive value",), zero_division,
-    )  # fmt: skip
-    if average is None:
-        return npv
-    return _nanaverage(npv, _average_weights(c, average, sample_weight))
-
-
 def _jaccard_from_counts(
     c: ClassCounts,
     *,

@@ -44,11 +44,11 @@ from ..classification._counts_state import (
     _mcc_from_counts,
     _merge_confusion,
     _normalize_confusion,
-    _npv_from_counts,
     _prf_from_counts,
     _specificity_from_counts,
 )
 from ..classification._labels import given_labels
+from ..classification._ratios import ratio_from_counts
 from ._base import Accumulator, decode_array, encode_array, plain
 from ._labels import empty_chunk
 
@@ -348,6 +348,41 @@ class ConfusionMatrix(Accumulator):
         )  # fmt: skip
         return 1.0 - f
 
+    def _ratio(
+        self, name: str, labels: ArrayLike | None, pos_label: Any, average: str | None,
+        zero_division: Any,
+    ) -> Any:  # fmt: skip
+        c = self._selected(labels, pos_label, average, zero_division)
+        return ratio_from_counts(name, c, average=average, zero_division=zero_division)
+
+    def false_positive_rate(
+        self, *, labels: ArrayLike | None = None, pos_label: Any = 1,
+        average: str | None = "binary", zero_division: Any = "warn",
+    ) -> Any:  # fmt: skip
+        """Fp / (fp + tn); see :func:`scorekit.false_positive_rate`."""
+        return self._ratio("false_positive_rate", labels, pos_label, average, zero_division)
+
+    def false_negative_rate(
+        self, *, labels: ArrayLike | None = None, pos_label: Any = 1,
+        average: str | None = "binary", zero_division: Any = "warn",
+    ) -> Any:  # fmt: skip
+        """Fn / (fn + tp); see :func:`scorekit.false_negative_rate`."""
+        return self._ratio("false_negative_rate", labels, pos_label, average, zero_division)
+
+    def false_discovery_rate(
+        self, *, labels: ArrayLike | None = None, pos_label: Any = 1,
+        average: str | None = "binary", zero_division: Any = "warn",
+    ) -> Any:  # fmt: skip
+        """Fp / (fp + tp); see :func:`scorekit.false_discovery_rate`."""
+        return self._ratio("false_discovery_rate", labels, pos_label, average, zero_division)
+
+    def false_omission_rate(
+        self, *, labels: ArrayLike | None = None, pos_label: Any = 1,
+        average: str | None = "binary", zero_division: Any = "warn",
+    ) -> Any:  # fmt: skip
+        """Fn / (fn + tn); see :func:`scorekit.false_omission_rate`."""
+        return self._ratio("false_omission_rate", labels, pos_label, average, zero_division)
+
     def negative_predictive_value(
         self,
         *,
@@ -357,8 +392,7 @@ class ConfusionMatrix(Accumulator):
         zero_division: Any = "warn",
     ) -> Any:
         """Negative predictive value tn / (tn + fn); see :func:`scorekit.negative_predictive_value`."""
-        c = self._selected(labels, pos_label, average, zero_division)
-        return _npv_from_counts(c, average=average, zero_division=zero_division)
+        return self._ratio("negative_predictive_value", labels, pos_label, average, zero_division)
 
     def specificity(
         self,
