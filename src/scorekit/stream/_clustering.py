@@ -39,6 +39,10 @@ from ..clustering._information import (
     _mi_from_contingency,
     _nmi_from_contingency,
 )
+from ..clustering._matching import (
+    cluster_accuracy_from_contingency,
+    pair_confusion_from_contingency,
+)
 from ._base import Accumulator, decode_array, encode_array
 from ._labels import empty_chunk
 
@@ -197,6 +201,14 @@ class Contingency(Accumulator):
         out = np.zeros((s.n_true, s.n_pred), dtype=np.int64)
         out[s.rows, s.cols] = s.counts
         return out + eps if eps is not None else out
+
+    def pair_confusion_matrix(self) -> AnyArray:
+        """Ordered pairs grouped alike or apart; see :func:`scorekit.pair_confusion_matrix`."""
+        return pair_confusion_from_contingency(self._contingency())
+
+    def cluster_accuracy(self) -> float:
+        """Accuracy under the best class/cluster matching; see :func:`scorekit.cluster_accuracy`."""
+        return cluster_accuracy_from_contingency(self._contingency())
 
     def rand_index(self) -> float:
         """Share of sample pairs on which the labelings agree; see :func:`scorekit.rand_index`."""
