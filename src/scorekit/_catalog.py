@@ -26,6 +26,10 @@ clustering          ``labels_true, labels_pred``: two labelings
 features            ``X, labels``: points and their cluster labels
 groups              ``y_true, y_score, groups``: binary labels, scores, group ids
 lists               ``recommended_lists, catalog_size``
+user_lists          ``recommended_lists``
+popularity          ``recommended_lists, popularity`` (+ ``n_users`` for novelty)
+tail                ``recommended_lists, tail_items``
+item_features       ``recommended_lists, item_features``
 sets                ``retrieved, relevant, known``
 =================== ==========================================================
 
@@ -75,6 +79,10 @@ INPUT_KINDS = (
     "features",
     "groups",
     "lists",
+    "user_lists",
+    "popularity",
+    "tail",
+    "item_features",
     "sets",
 )
 Bootstrap = Literal["fast", "resample", "none"]
@@ -418,6 +426,22 @@ def _rows() -> tuple[MetricInfo, ...]:
             "PCOC of each group", task="binary", scalar=False),
         row("catalog_coverage", rs.catalog_coverage, rec, "lists", True,
             "share of the catalog recommended at least once"),
+        row("item_coverage", rs.catalog_coverage, rec, "lists", True,
+            "share of the catalog recommended at least once (RecBole's ItemCoverage)"),
+        row("user_coverage", rs.user_coverage, rec, "user_lists", True,
+            "share of users with at least one recommendation"),
+        row("novelty", rs.novelty, rec, "popularity", True,
+            "mean −log2 popularity of the recommended items (Castells)"),
+        row("average_popularity", rs.average_popularity, rec, "popularity", False,
+            "mean popularity of each list, averaged over users (ARP)"),
+        row("exposure_gini", rs.exposure_gini, rec, "lists", False,
+            "Gini index of how often each catalog item is recommended"),
+        row("exposure_entropy", rs.exposure_entropy, rec, "user_lists", True,
+            "Shannon entropy of item exposure"),
+        row("tail_share", rs.tail_share, rec, "tail", True,
+            "share of long-tail items per list, averaged over users"),
+        row("intra_list_diversity", rs.intra_list_diversity, rec, "item_features", True,
+            "mean pairwise feature distance within each list"),
         row("coverage_ratio", rs.coverage_ratio, rec, "sets", True,
             "known relevant items retrieved over known relevant items"),
         row("novelty_ratio", rs.novelty_ratio, rec, "sets", True,
@@ -514,7 +538,11 @@ INPUT_TEXT = {
     "clustering": "true classes and cluster labels",
     "features": "feature columns",
     "groups": "labels, scores and group ids",
-    "lists": "recommendation lists",
+    "lists": "recommendation lists and the catalog size",
+    "user_lists": "recommendation lists",
+    "popularity": "recommendation lists and item popularity",
+    "tail": "recommendation lists and the tail items",
+    "item_features": "recommendation lists and item features",
     "sets": "item sets",
 }
 

@@ -144,6 +144,22 @@ def gen_catalog(rng, n):
     return rng.integers(0, 25, (n // 4, 3)), 30
 
 
+def gen_user_lists(rng, n):
+    return (rng.integers(0, 25, (n // 4, 3)),)
+
+
+def gen_popularity(rng, n):
+    return rng.integers(0, 25, (n // 4, 3)), {i: int(1 + (i * 7) % 13) for i in range(25)}
+
+
+def gen_tail(rng, n):
+    return rng.integers(0, 25, (n // 4, 3)), set(range(10, 25))
+
+
+def gen_item_features(rng, n):
+    return rng.integers(0, 25, (n // 4, 3)), (np.arange(25), rng.random((25, 4)) + 0.1)
+
+
 def gen_threshold_list(rng, n):
     y, s = gen_binary_scores(rng, n)
     return y, s, np.array([0.8, 0.5, 0.25, -np.inf])
@@ -241,6 +257,10 @@ GENERATORS: dict[str, Callable[[np.random.Generator, int], tuple[Any, ...]]] = {
     "grouped_prob": gen_grouped_prob,
     "sets": gen_sets,
     "catalog": gen_catalog,
+    "user_lists": gen_user_lists,
+    "popularity": gen_popularity,
+    "tail": gen_tail,
+    "item_features": gen_item_features,
     "threshold_list": gen_threshold_list,
 }
 
@@ -276,6 +296,12 @@ KIND_ARGS: dict[str, KindArgs] = {
     ),
     "sets": KindArgs(("retrieved", "relevant", "known"), (), (), ()),
     "catalog": KindArgs(("recommended_lists", "catalog_size"), ("recommended_lists",), (), ()),
+    "user_lists": KindArgs(("recommended_lists",), ("recommended_lists",), (), ()),
+    "popularity": KindArgs(("recommended_lists", "popularity"), ("recommended_lists",), (), ()),
+    "tail": KindArgs(("recommended_lists", "tail_items"), ("recommended_lists",), (), ()),
+    "item_features": KindArgs(
+        ("recommended_lists", "item_features"), ("recommended_lists",), (), ()
+    ),
     "threshold_list": KindArgs((*_YS, "thresholds"), _YS, ("y_score",), ("y_true",)),
 }
 
@@ -395,6 +421,10 @@ KIND_OF_INPUTS = {
     "features": "cluster_internal",
     "groups": "grouped",
     "lists": "catalog",
+    "user_lists": "user_lists",
+    "popularity": "popularity",
+    "tail": "tail",
+    "item_features": "item_features",
     "sets": "sets",
 }
 
@@ -491,6 +521,7 @@ FACTS: dict[str, dict[str, Any]] = {
     "catalog_coverage": {},
     "coverage_ratio": {},
     "novelty_ratio": {},
+    "novelty": {"kwargs": {"n_users": 30}},
 }
 # fmt: on
 
