@@ -94,7 +94,7 @@ def _lookup(items: AnyArray, table: Any, name: str) -> FloatArray:
     known = keys.size > 0 and bool((keys[pos] == items).all()) if items.size else True
     if not known:
         missing = items[keys[pos] != items] if keys.size else items
-        raise LabelError(f"{name} has no entry for recommended item {missing[0]!r}")
+        raise LabelError(f"{name} has no entry for recommended item {missing[0].item()!r}")
     return values[pos] if items.size else np.empty(0)
 
 
