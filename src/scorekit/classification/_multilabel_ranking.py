@@ -101,6 +101,17 @@ def coverage_error(
     labels; the mean over rows (weighted by ``sample_weight``). As
     scikit-learn's ``coverage_error``.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels (or targets).
+    y_score : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Scores: higher means more likely positive.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative row weights.
+    nan_policy : {"raise", "omit"}, default="raise"
+        What NaN or infinite inputs do: raise, or drop those rows (saying how many).
+
     Examples
     --------
     Row 1: true label scored .75, two labels score >= .75 -> 2. Row 2: true
@@ -128,6 +139,17 @@ def label_ranking_average_precision(
 
     Ties count pessimistically (rank = labels scoring >= the entry). A row
     whose labels are all true or all false scores 1. Weighted by ``sample_weight``.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels (or targets).
+    y_score : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Scores: higher means more likely positive.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative row weights.
+    nan_policy : {"raise", "omit"}, default="raise"
+        What NaN or infinite inputs do: raise, or drop those rows (saying how many).
 
     Examples
     --------
@@ -157,6 +179,17 @@ def label_ranking_loss(
     A pair counts as wrong when the false label scores at least as high as the
     true one (ties count in full, as scikit-learn's ``label_ranking_loss``);
     rows whose labels are all true or all false lose 0. Weighted mean over rows.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels (or targets).
+    y_score : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Scores: higher means more likely positive.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative row weights.
+    nan_policy : {"raise", "omit"}, default="raise"
+        What NaN or infinite inputs do: raise, or drop those rows (saying how many).
 
     Examples
     --------

@@ -129,6 +129,23 @@ def classification_report(
     warns when ``labels`` is given too; here it raises). ``digits`` sets the
     decimals of ``str()``; the values themselves are never rounded.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels (or targets).
+    y_pred : array-like of shape (n_samples,)
+        Predicted labels (or values).
+    labels : array-like, default=None
+        The classes to use, in this order (default: every class seen).
+    target_names : array-like, default=None
+        Display names of the classes.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative row weights.
+    digits : int, default=2
+        Digits shown by ``str()``.
+    zero_division : "warn", 0.0, 1.0 or nan, default="warn"
+        The value where a denominator is 0 ("warn": 0.0 with a warning).
+
     Examples
     --------
     Class 0: P = 1/2, R = 1; class 1: P = R = 0; class 2: P = 1, R = 2/3:

@@ -292,6 +292,13 @@ def rand_index(labels_true: ArrayLike, labels_pred: ArrayLike) -> float:
     (:math:`\mathrm{TP} = \sum_{ij}\binom{n_{ij}}{2}`), never pair by pair.
     One sample gives 1.0, as ``sklearn.metrics.rand_score``.
 
+    Parameters
+    ----------
+    labels_true : array-like of shape (n_samples,)
+        The true classes (any hashable labels).
+    labels_pred : array-like of shape (n_samples,)
+        The cluster labels (any hashable labels).
+
     Examples
     --------
     Of the 3 pairs of ``[0, 0, 1]`` vs ``[0, 1, 1]`` only (1st, 3rd) agrees (apart in both):
@@ -313,6 +320,13 @@ def adjusted_rand_index(labels_true: ArrayLike, labels_pred: ArrayLike) -> float
     and 1.0 when no pair is split by one labeling and joined by the other
     (e.g. both put every sample in its own cluster).
 
+    Parameters
+    ----------
+    labels_true : array-like of shape (n_samples,)
+        The true classes (any hashable labels).
+    labels_pred : array-like of shape (n_samples,)
+        The cluster labels (any hashable labels).
+
     Examples
     --------
     >>> adjusted_rand_index([0, 0, 1, 1], ["b", "b", "a", "a"])
@@ -329,6 +343,13 @@ def fowlkes_mallows(labels_true: ArrayLike, labels_pred: ArrayLike) -> float:
     .. math:: \mathrm{FMI} = \frac{\mathrm{TP}}{\sqrt{(\mathrm{TP}+\mathrm{FP})(\mathrm{TP}+\mathrm{FN})}}
 
     0.0 when no pair is together in both labelings, as ``fowlkes_mallows_score``.
+
+    Parameters
+    ----------
+    labels_true : array-like of shape (n_samples,)
+        The true classes (any hashable labels).
+    labels_pred : array-like of shape (n_samples,)
+        The cluster labels (any hashable labels).
 
     Examples
     --------

@@ -321,6 +321,21 @@ def silhouette_score(
     global RandomState, an int seed, a RandomState; a ``numpy.random.Generator``
     is also accepted).
 
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+        The points.
+    labels : array-like, default=None
+        The classes to use, in this order (default: every class seen).
+    metric : str or callable, default="euclidean"
+        The distance (SciPy / scikit-learn metric names, or "precomputed").
+    sample_size : int, default=None
+        Estimate on a random sample of this many points.
+    random_state : int or numpy Generator, default=None
+        Seed of that sample.
+    **kwds
+        Passed to the distance function.
+
     Examples
     --------
     The mean of 3/4, 2/3 and 0 is 17/36:
@@ -469,6 +484,13 @@ def calinski_harabasz(X: ArrayLike, labels: ArrayLike) -> float:
     convention). Needs 2 to n_samples − 1 clusters. Centroids and dispersions
     are computed in two passes per cluster (no cancellation with large offsets).
 
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+        The points.
+    labels : array-like, default=None
+        The classes to use, in this order (default: every class seen).
+
     Examples
     --------
     Clusters {0, 2} and {10, 12}: centroids 1 and 11, overall 6; between
@@ -491,6 +513,13 @@ def davies_bouldin(X: ArrayLike, labels: ArrayLike) -> float:
     centroid :math:`c_k`. Lower is better. scikit-learn's conventions: 0.0 when
     every :math:`s_k` or every centroid distance is within 1e-8 of 0; two
     identical centroids are ignored (distance taken as infinite).
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+        The points.
+    labels : array-like, default=None
+        The classes to use, in this order (default: every class seen).
 
     Examples
     --------

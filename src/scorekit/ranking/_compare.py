@@ -243,6 +243,27 @@ def compare(
     two runs, a run sharing no query with the qrels, or a pair with fewer than
     two common queries.
 
+    Parameters
+    ----------
+    qrels : Qrels
+        The relevance judgments.
+    runs : mapping of str to Run
+        The systems to compare, by name.
+    measures : str or sequence of str
+        Measure names (trec_eval, ir_measures or ranx syntax).
+    test : {"t", "randomization", "bootstrap", "wilcoxon", "sign"}, default="t"
+        The paired test on per-query values.
+    correction : {None, "bonferroni", "holm"}, default=None
+        Multiple-comparison correction over every test reported.
+    alpha : float
+        See the formula above.
+    n_resamples : int
+        Resamples of the randomization or bootstrap test.
+    seed : int or numpy Generator, default=0
+        Seed of the resampling.
+    **evaluate_kwargs
+        Convention options passed to :func:`scorekit.evaluate`.
+
     Examples
     --------
     One relevant document per query; "poor" ranks it second on q1 and q3, so its

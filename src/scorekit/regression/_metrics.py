@@ -159,6 +159,15 @@ def max_error(y_true: ArrayLike, y_pred: ArrayLike, *, nan_policy: str = "raise"
 
     Single output only: 2-D input with several columns raises ``ShapeError``.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels (or targets).
+    y_pred : array-like of shape (n_samples,)
+        Predicted labels (or values).
+    nan_policy : {"raise", "omit"}, default="raise"
+        What NaN or infinite inputs do: raise, or drop those rows (saying how many).
+
     Examples
     --------
     >>> max_error([3, 2, 7, 1], [4, 2, 7, 1])
@@ -192,6 +201,21 @@ def r2(
     Unlike scikit-learn, a constant column is detected exactly (``r2([0.1] * 3,
     [0.1, 0.2, 0.1])`` is 0.0 here, about −1.7e31 there).
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels (or targets).
+    y_pred : array-like of shape (n_samples,)
+        Predicted labels (or values).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative row weights.
+    multioutput : {"raw_values", "uniform_average", "variance_weighted"} or array-like
+        How the outputs of a 2-D target are combined.
+    force_finite : bool, default=True
+        Constant targets give 1.0 or 0.0 instead of nan or -inf, as scikit-learn.
+    nan_policy : {"raise", "omit"}, default="raise"
+        What NaN or infinite inputs do: raise, or drop those rows (saying how many).
+
     Examples
     --------
     ``y_true`` = 1, 2, 3, 4 has mean 2.5 and Σ(y − ȳ)² = 5; one error of 1 gives
@@ -221,6 +245,21 @@ def explained_variance(
 
     Unlike R², a constant bias is not penalised. ``force_finite`` and
     ``multioutput`` as in :func:`r2` (no minimum number of samples).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels (or targets).
+    y_pred : array-like of shape (n_samples,)
+        Predicted labels (or values).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative row weights.
+    multioutput : {"raw_values", "uniform_average", "variance_weighted"} or array-like
+        How the outputs of a 2-D target are combined.
+    force_finite : bool, default=True
+        Constant targets give 1.0 or 0.0 instead of nan or -inf, as scikit-learn.
+    nan_policy : {"raise", "omit"}, default="raise"
+        What NaN or infinite inputs do: raise, or drop those rows (saying how many).
 
     Examples
     --------

@@ -31,6 +31,11 @@ def bonferroni(pvalues: ArrayLike) -> FloatArray:
 
     Reject hypothesis i at level α when the adjusted value is below α.
 
+    Parameters
+    ----------
+    pvalues : array-like of float
+        The p-values of the tests of one family.
+
     Examples
     --------
     >>> bonferroni([0.01, 0.04, 0.25]).tolist()
@@ -50,6 +55,11 @@ def holm(pvalues: ArrayLike) -> FloatArray:
     so the adjusted values are monotone in the raw ones and capped at 1; they
     are returned in the input order (ties keep their order). Uniformly more
     powerful than :func:`bonferroni` at the same family-wise error rate.
+
+    Parameters
+    ----------
+    pvalues : array-like of float
+        The p-values of the tests of one family.
 
     Examples
     --------
