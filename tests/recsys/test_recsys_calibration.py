@@ -207,3 +207,22 @@ def test_error_nan_probabilities():
 def test_error_groups_wrong_length():
     with pytest.raises(LengthMismatchError, match="groups has 1"):
         pcoc_by_group([1, 0], [0.5, 0.1], ["a"])
+
+
+@pytest.mark.parametrize("c", [0.1, 1.0, 3.0, 25.0])
+def test_recalibrated_ne_is_ne_of_recalibrated_probabilities(c):
+    # TorchRec's recalibration: p / (p + (1 - p) / c), then the plain normalized entropy
+    rng = np.random.default_rng(int(c * 10))
+    y = rng.integers(0, 2, 500)
+    p = np.clip(rng.beta(2, 5, 500), 1e-6, 1 - 1e-6)
+    w = rng.random(500)
+    recalibrated = p / (p + (1 - p) / c)
+    assert normalized_entropy(y, p, sample_weight=w, recalibration=c) == normalized_entropy(
+        y, recalibrated, sample_weight=w
+    )
+    if c == 1.0:
+        assert normalized_entropy(y, p, recalibration=c) == pytest.approx(
+            normalized_entropy(y, p), rel=1e-15
+        )
+    with pytest.raises(scorekit.ParameterError, match="recalibration"):
+        normalized_entropy(y, p, recalibration=0.0)

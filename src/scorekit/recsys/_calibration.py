@@ -13,12 +13,12 @@ Reliability curves and the expected calibration error belong to
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import cast
+from typing import Any, cast
 
 import numpy as np
 
 from .._codes import distinct, encode
-from .._errors import LabelError
+from .._errors import LabelError, ParameterError
 from .._typing import AnyArray, ArrayLike, BoolArray, FloatArray, IntArray
 from .._validation import (
     binary_target,
@@ -216,6 +216,7 @@ def normalized_entropy(
     *,
     sample_weight: ArrayLike | None = None,
     nan_policy: str = "raise",
+    recalibration: float | None = None,
 ) -> float:
     r"""Log loss divided by the entropy of the base rate (He et al., 2014).
 
@@ -227,7 +228,10 @@ def normalized_entropy(
     (ADKDD 2014), §2: lower is better; 1 is no better than always predicting
     the base rate ȳ. Probabilities are clipped to [eps, 1 − eps] as in
     scikit-learn's ``log_loss`` (natural logarithms; the ratio does not
-    depend on the base).
+    depend on the base). ``recalibration=c`` gives TorchRec's recalibrated NE:
+    every probability is first mapped to :math:`p / (p + (1 - p) / c)` (the
+    odds multiplied by c, as a model recalibrated for negative downsampling
+    at rate 1/c would predict).
 
     Parameters
     ----------
@@ -237,6 +241,8 @@ def normalized_entropy(
         Predicted probabilities of a positive, in [0, 1].
     sample_weight : array-like of shape (n_samples,), default=None
     nan_policy : {"raise", "omit"}, default="raise"
+    recalibration : float, default=None
+        TorchRec's recalibration coefficient c > 0 (None: the probabilities as given).
 
     Returns
     -------
@@ -249,13 +255,28 @@ def normalized_entropy(
 
     >>> normalized_entropy([1, 0, 1, 0], [0.5, 0.5, 0.5, 0.5])
     1.0
+
+    Recalibrated by c = 3, 1/4 becomes 1/2 (odds 1/3 times 3):
+
+    >>> normalized_entropy([1, 0, 1, 0], [0.25, 0.25, 0.25, 0.25], recalibration=3.0)
+    1.0
     """
     y, p, w, _ = _inputs(y_true, y_prob, sample_weight, nan_policy)
+    if recalibration is not None:
+        p = _recalibrate(p, recalibration)
     state = _calibration_from_chunk(y, p, w)
     value = float(_ne_from_state(state)[0])
     if np.isnan(value):
         return undefined("normalized_entropy", "y_true has one class only (base-rate entropy 0)")
     return value
+
+
+def _recalibrate(p: FloatArray, c: Any) -> FloatArray:
+    """TorchRec's ``p / (p + (1 - p) / c)``: the odds multiplied by ``c``."""
+    if isinstance(c, bool) or not isinstance(c, (int, float, np.integer, np.floating)) or not c > 0:
+        raise ParameterError(f"recalibration must be a number > 0, got {c!r}")
+    out: FloatArray = p / (p + (1.0 - p) / float(c))
+    return out
 
 
 def pcoc_by_group(
