@@ -89,7 +89,7 @@ def write_table(path: Path, columns: dict[str, list]) -> Path:
 def close(got: dict, expected: dict) -> None:
     assert set(got) == set(expected)
     for name, value in expected.items():
-        assert got[name] == pytest.approx(value, rel=1e-12, abs=1e-12), name
+        assert got[name]["value"] == pytest.approx(value, rel=1e-12, abs=1e-12), name
 
 
 @pytest.fixture(scope="module")
@@ -174,8 +174,8 @@ def test_classify_string_labels_pos_label_threshold_and_report(tmp_path, binary)
     got = ok_json(proc)
     y_hat = (scores >= 1.5).astype(int)
     assert "log_loss" not in got
-    assert got["roc_auc"] == pytest.approx(scorekit.roc_auc(y, scores), abs=1e-12)
-    assert got["f1"] == pytest.approx(scorekit.f1(y, y_hat), abs=1e-12)
+    assert got["roc_auc"]["value"] == pytest.approx(scorekit.roc_auc(y, scores), abs=1e-12)
+    assert got["f1"]["value"] == pytest.approx(scorekit.f1(y, y_hat), abs=1e-12)
     page = report.read_text()
     assert page.count("<svg") >= 3
     assert "Threshold table" in page

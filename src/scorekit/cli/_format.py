@@ -23,6 +23,7 @@ from ..report._html import format_value
 __all__ = [
     "OUTPUT_FORMATS",
     "metrics_json",
+    "metrics_json_flat",
     "metrics_rows",
     "render",
     "to_csv",
@@ -31,7 +32,7 @@ __all__ = [
     "to_markdown",
 ]
 
-OUTPUT_FORMATS = ("table", "json", "csv", "markdown", "latex")
+OUTPUT_FORMATS = ("table", "json", "json-flat", "csv", "markdown", "latex")
 
 
 def metrics_rows(metrics: Sequence[Metric]) -> tuple[list[str], list[list[Any]]]:
@@ -43,20 +44,38 @@ def metrics_rows(metrics: Sequence[Metric]) -> tuple[list[str], list[list[Any]]]
 
 
 def metrics_json(metrics: Sequence[Metric]) -> dict[str, Any]:
-    """``{name: value}``, or ``{name: {"value", "ci_low", "ci_high"}}`` with intervals.
+    """``{name: {"value": v, ...}}``: the stable JSON shape of a metric table (docs/cli.md).
+
+    Each metric is an object with ``value`` and, when an interval was computed,
+    ``ci_low``, ``ci_high``, ``ci_level``, ``resamples`` and ``unit`` (what was
+    resampled); ``note`` says why a metric has no interval. NaN is ``null``.
 
     >>> metrics_json([Metric("r2", 0.5), Metric("mae", float("nan"))])
+    {'r2': {'value': 0.5}, 'mae': {'value': None}}
+    """
+    out: dict[str, Any] = {}
+    for m in metrics:
+        entry: dict[str, Any] = {"value": finite_or_none(m.value)}
+        if m.ci_low is not None or m.ci_high is not None:
+            entry.update(
+                ci_low=finite_or_none(m.ci_low),
+                ci_high=finite_or_none(m.ci_high),
+                ci_level=m.ci_level,
+                resamples=m.resamples,
+                unit=m.unit,
+            )
+        if m.note:
+            entry["note"] = m.note
+        out[m.name] = entry
+    return out
+
+
+def metrics_json_flat(metrics: Sequence[Metric]) -> dict[str, Any]:
+    """``{name: value}``: the flat shape of ``--format json-flat`` (values only).
+
+    >>> metrics_json_flat([Metric("r2", 0.5), Metric("mae", float("nan"))])
     {'r2': 0.5, 'mae': None}
     """
-    if any(m.ci_low is not None for m in metrics):
-        return {
-            m.name: {
-                "value": finite_or_none(m.value),
-                "ci_low": finite_or_none(m.ci_low),
-                "ci_high": finite_or_none(m.ci_high),
-            }
-            for m in metrics
-        }
     return {m.name: finite_or_none(m.value) for m in metrics}
 
 
@@ -229,12 +248,15 @@ def render(
     json_obj: Any,
     *,
     title: str | None = None,
+    flat: Any = None,
 ) -> None:
-    """Print the result on stdout in ``fmt``."""
+    """Print the result on stdout in ``fmt`` (``json-flat`` prints ``flat`` when given)."""
     if fmt == "table":
         print_table(header, rows, title)
         return
-    if fmt == "json":
+    if fmt == "json-flat":
+        text = to_json(json_obj if flat is None else flat) + "\n"
+    elif fmt == "json":
         text = to_json(json_obj) + "\n"
     elif fmt == "csv":
         text = to_csv(header, rows)

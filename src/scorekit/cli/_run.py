@@ -11,7 +11,7 @@ from typing import Any
 from .._errors import ParameterError
 from ..report import Report, Section
 from ._commands import parse_label, report_path
-from ._format import metrics_json, metrics_rows, render
+from ._format import metrics_json, metrics_json_flat, metrics_rows, render
 from ._io import detect_format, read_frame, read_ranking
 from ._progress import Progress
 
@@ -62,7 +62,14 @@ def _finish(
 
 def _print_section(args: argparse.Namespace, section: Section, report: Path | None) -> None:
     header, rows = metrics_rows(section.metrics)
-    render(args.format, header, rows, metrics_json(section.metrics), title=section.title)
+    render(
+        args.format,
+        header,
+        rows,
+        metrics_json(section.metrics),
+        title=section.title,
+        flat=metrics_json_flat(section.metrics),
+    )
     for note in section.notes:
         _note(args, f"note: {note}")
     if report is not None:
@@ -344,15 +351,23 @@ def _rank(args: argparse.Namespace) -> int:
         render(args.format, ["measure", "query", "value"], rows, obj, title=f"Ranking: {name}")
     elif section is not None:
         header, rows = metrics_rows(section.metrics)
-        render(args.format, header, rows, metrics_json(section.metrics), title=section.title)
+        render(
+            args.format,
+            header,
+            rows,
+            metrics_json(section.metrics),
+            title=section.title,
+            flat=metrics_json_flat(section.metrics),
+        )
     else:
         mean = means(result)
         render(
             args.format,
             ["measure", "value"],
             [[m, v] for m, v in mean.items()],
-            mean,
+            {m: {"value": v} for m, v in mean.items()},
             title=f"Ranking: {name}",
+            flat=mean,
         )
     if report is not None:
         _note(args, f"report written to {report}")

@@ -39,12 +39,22 @@ MetricFn = Callable[..., Any]
 
 @dataclass(frozen=True)
 class Metric:
-    """One scalar result; ``ci_low``/``ci_high`` are the bootstrap interval when computed."""
+    """One scalar result and, when computed, its bootstrap interval.
+
+    ``ci_level`` is the interval's confidence, ``resamples`` how many bootstrap
+    resamples made it and ``unit`` what was resampled (``"rows"``, ``"groups"``,
+    ``"queries"``). ``note`` says why a metric has no interval (an order
+    statistic such as ``max_error``).
+    """
 
     name: str
     value: float
     ci_low: float | None = None
     ci_high: float | None = None
+    ci_level: float | None = None
+    resamples: int | None = None
+    unit: str | None = None
+    note: str | None = None
 
 
 @dataclass(frozen=True)
@@ -155,12 +165,16 @@ def catalog_metrics(
         value = float(
             row.from_state(state, **extra) if state is not None else row(*arrays, **extra)
         )
-        if ci is None or row.bootstrap == "none":
+        if ci is None:
             out.append(Metric(row.name, value))
+            continue
+        if row.bootstrap == "none":
+            note = "no interval: an order statistic has no meaningful bootstrap interval"
+            out.append(Metric(row.name, value, note=note))
             continue
         fn = functools.partial(row.function, **row.options, **extra)
         low, high = ci(fn, *arrays, n_resamples=bootstrap, confidence=confidence, seed=seed)
-        out.append(Metric(row.name, value, float(low), float(high)))
+        out.append(Metric(row.name, value, float(low), float(high), confidence, bootstrap, "rows"))
     return tuple(out)
 
 

@@ -135,7 +135,7 @@ def ranking_section(
                 low, high = _interval(values, mean, bootstrap, seed)
                 row += [low, high]
                 if len(systems) == 1:
-                    metrics.append(Metric(m, mean, low, high))
+                    metrics.append(Metric(m, mean, low, high, 0.95, bootstrap, "queries"))
             elif len(systems) == 1:
                 metrics.append(Metric(m, mean))
         rows.append(tuple(row))
