@@ -295,6 +295,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--group", required=True, metavar="COL", help="column of group ids (users)")
     p.add_argument("--weights", choices=("impressions", "clicks", "none"), default="impressions")
     p.add_argument(
+        "--resample",
+        choices=("groups", "rows"),
+        default="groups",
+        help="with --bootstrap: resample groups (users, the default) or rows for GAUC's interval",
+    )
+    p.add_argument(
         "--pos-label", metavar="LABEL", help="the positive label (unless labels are 0/1)"
     )
     _input_format(p, tables)

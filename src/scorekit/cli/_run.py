@@ -195,6 +195,7 @@ def _gauc(args: argparse.Namespace) -> int:
             title=f"GAUC: {args.score} against {args.label}, grouped by {args.group}",
             names=(f"column {args.label!r}", f"column {args.score!r}", f"column {args.group!r}"),
             metrics=args.metrics,
+            resample=args.resample,
         )
         _finish(args, section, report, progress, title="scorekit gauc", subtitle=args.file)
     _print_section(args, section, report)

@@ -10,8 +10,8 @@ import numpy as np
 
 from .._catalog import MetricInfo, select
 from .._typing import FloatArray
-from .._validation import binary_target, check_same_length, labels_1d, scores_1d
-from ..stats import bootstrap_ci
+from .._validation import binary_target, check_option, check_same_length, labels_1d, scores_1d
+from ..stats import bootstrap_ci, group_bootstrap_ci
 from ..stream import BinaryCurve, GroupedCurve
 from ._data import Metric, Plot, Section, Table, catalog_metrics, finite_or_none, records
 
@@ -219,6 +219,12 @@ def _query_table(
     return Table("Per-query values", tuple(cols), rows, note=note, collapsed=True)
 
 
+def _group_interval(m: Metric, table: Any, bootstrap: int, seed: int) -> Metric:
+    """GAUC's interval from resampled groups: per-group AUCs once, then weighted means."""
+    low, high = group_bootstrap_ci(table.auc, table.weight, n_resamples=bootstrap, seed=seed)
+    return Metric(m.name, m.value, low, high, 0.95, bootstrap, "groups")
+
+
 def gauc_section(
     y_true: Any,
     y_score: Any,
@@ -232,13 +238,16 @@ def gauc_section(
     title: str = "GAUC",
     names: tuple[str, str, str] = ("y_true", "y_score", "groups"),
     metrics: Sequence[str] | None = None,
+    resample: str = "groups",
 ) -> Section:
     """Group AUC (per-user AUC, weighted mean) with the overall AUC beside it.
 
     ``metrics`` replaces those two by any catalog names the inputs allow
     (``"all"``): the grouped metrics and every binary score metric of the whole
     data. One :class:`~scorekit.stream.GroupedCurve` and one
-    :class:`~scorekit.stream.BinaryCurve` serve them all.
+    :class:`~scorekit.stream.BinaryCurve` serve them all. With ``bootstrap``,
+    GAUC's interval resamples the groups (``resample="groups"``, the default:
+    users are the unit) or the rows (``"rows"``); the other metrics resample rows.
     """
     y = labels_1d(y_true, names[0])
     s = scores_1d(y_score, names[1])
@@ -264,18 +273,29 @@ def gauc_section(
     def extra(row: MetricInfo) -> dict[str, Any]:
         return {"weights": weights} if row.inputs == "groups" and row.accepts("weights") else {}
 
+    check_option(resample, "resample", ("groups", "rows"))
     data = {"groups": (y01, s, g), "scores": (y01, s), "probabilities": (y01, s)}
     values = catalog_metrics(wanted, data, states, kwargs=extra, bootstrap=bootstrap, seed=seed)
-    n_groups = int(np.unique(g).size)
+    group_table = grouped.group_table(weights=weights)
+    if bootstrap > 0 and resample == "groups":
+        values = tuple(
+            _group_interval(m, group_table, bootstrap, seed) if m.name == "gauc" else m
+            for m in values
+        )
+    n_groups = len(group_table)
+    skipped = int(np.count_nonzero(np.isnan(group_table.auc)))
     plural = "" if n_groups == 1 else "s"
     notes = [
-        f"{n_groups:,} group{plural}; weights: {weights}. "
-        "Groups whose labels are all one class are skipped."
+        f"{n_groups:,} group{plural}; weights: {weights}. {skipped:,} skipped: "
+        "their labels are all one class (AUC undefined)."
     ]
+    if bootstrap > 0:
+        unit = f"the {n_groups:,} groups" if resample == "groups" else "rows"
+        notes.append(f"GAUC's interval resamples {unit} ({bootstrap:,} resamples).")
     if not details:
         return Section(title, "gauc", values, notes=tuple(notes))
     plots = []
-    table = records(grouped.group_table(weights=weights))
+    table = records(group_table)
     auc_key = next((k for k in (table[0] if table else {}) if "auc" in k.lower()), None)
     if auc_key is not None:
         aucs = np.asarray([finite_or_none(r[auc_key]) for r in table], dtype=np.float64)

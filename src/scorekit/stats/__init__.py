@@ -3,7 +3,8 @@
 ``paired_test`` compares two vectors of per-item scores (the engine behind
 ``scorekit.compare``); ``bonferroni`` and ``holm`` adjust families of p-values;
 ``delong_test`` compares two correlated ROC AUCs in O(n log n); ``bootstrap_ci``
-gives a bootstrap confidence interval of any metric (fast for ``roc_auc``).
+gives a bootstrap confidence interval of any metric (fast for ``roc_auc``);
+``group_bootstrap_ci`` resamples groups (users, queries) for a mean over groups.
 SciPy is imported inside the functions that need it.
 """
 
@@ -11,6 +12,8 @@ from __future__ import annotations
 
 from ._bootstrap import *  # noqa: F403
 from ._bootstrap import __all__ as _bootstrap_all
+from ._cluster import *  # noqa: F403
+from ._cluster import __all__ as _cluster_all
 from ._corrections import *  # noqa: F403
 from ._corrections import __all__ as _corrections_all
 from ._delong import *  # noqa: F403
@@ -18,4 +21,4 @@ from ._delong import __all__ as _delong_all
 from ._paired import *  # noqa: F403
 from ._paired import __all__ as _paired_all
 
-__all__ = [*_bootstrap_all, *_corrections_all, *_delong_all, *_paired_all]
+__all__ = [*_bootstrap_all, *_cluster_all, *_corrections_all, *_delong_all, *_paired_all]
