@@ -25,6 +25,7 @@ from scorekit.report import (
     regression_section,
 )
 from scorekit.report._data import catalog_metrics, records
+from scorekit.report._sections import THRESHOLD_COLUMNS
 
 pytest.importorskip("matplotlib")
 
@@ -172,14 +173,36 @@ def test_binary_classification_section_has_every_part():
     assert [p.caption.split(" ")[0] for p in section.plots] == [
         "ROC",
         "Precision–recall",
+        "Scores",
+        "Precision,",
+        "Cumulative",
+        "Lift:",
         "Calibration",
         "Confusion",
     ]
-    (table,) = section.tables
-    assert table.columns == ("threshold", "tp", "fp", "tn", "fn", "tpr", "fpr", "precision", "f1")
-    assert len(table.rows) == 19
+    data, table = section.tables
+    assert dict(data.rows)["rows"] == d.binary_true.size
+    assert table.columns[1:] == THRESHOLD_COLUMNS
+    whys = [row[0] for row in table.rows]
+    assert "5% quantile" in whys[0]
+    assert any("max F1" in w for w in whys)
+    assert any("max Youden J" in w for w in whys)
     first = table.rows[0]
-    assert first[1] + first[4] == d.binary_true.sum()  # tp + fn = positives
+    assert first[2] + first[5] == d.binary_true.sum()  # tp + fn = positives
+    f1_row = next(r for r in table.rows if "max F1" in r[0])
+    assert f1_row[-1] == pytest.approx(
+        np.nanmax(scorekit.threshold_table(d.binary_true, d.binary_prob).f1)
+    )
+
+
+def test_skewed_data_gets_quantile_calibration_bins():
+    rng = np.random.default_rng(0)
+    y = (rng.random(5000) < 0.02).astype(int)
+    p = np.clip(rng.beta(1, 40, 5000) + 0.05 * y, 0, 1)
+    section = classification_section(y, y_score=p, threshold=0.05)
+    caption = next(pl.caption for pl in section.plots if pl.draw == "calibration_svg")
+    assert "quantile bins" in caption
+    assert "0.02" in caption
 
 
 def test_multiclass_and_clustering_sections():

@@ -32,13 +32,6 @@ def _is_probability(s: FloatArray) -> bool:
     return bool(s.size) and float(s.min()) >= 0.0 and float(s.max()) <= 1.0
 
 
-def _threshold_grid(s: FloatArray) -> FloatArray:
-    if _is_probability(s):
-        return np.round(np.linspace(0.05, 0.95, 19), 2)
-    grid: FloatArray = np.unique(np.quantile(s, np.linspace(0.05, 0.95, 19)))
-    return grid
-
-
 THRESHOLD_COLUMNS = ("threshold", "tp", "fp", "tn", "fn", "tpr", "fpr", "precision", "f1")
 _COUNTS = frozenset({"tp", "fp", "tn", "fn"})
 
@@ -140,13 +133,28 @@ def _binary_scores_section(
             },
         ),
     ]
+    base_rate = float(y01.mean()) if y01.size else float("nan")
+    full = curve.threshold_table()  # every distinct score, from the one sort
+    plots += _practitioner_plots(y01, s, full, pos_name, neg_name)
     if probabilities:
-        prob_true, prob_pred = calibration_curve(y01, s, n_bins=10)
-        counts, edges = np.histogram(s, bins=10, range=(0.0, 1.0))
+        skewed = base_rate < _SKEWED
+        strategy = "quantile" if skewed else "uniform"
+        prob_true, prob_pred = calibration_curve(y01, s, n_bins=10, strategy=strategy)
+        counts, edges = (
+            np.histogram(s, bins=np.unique(np.quantile(s, np.linspace(0, 1, 11))))
+            if skewed
+            else np.histogram(s, bins=10, range=(0.0, 1.0))
+        )
+        why = (
+            f"10 quantile bins (equal counts): the base rate is {base_rate:.3g}, below "
+            f"{_SKEWED:.0%}, so uniform bins would put nearly every row in the first"
+            if skewed
+            else "10 uniform bins"
+        )
         plots.append(
             Plot(
                 "calibration_svg",
-                "Calibration (reliability) diagram, 10 uniform bins",
+                f"Calibration (reliability) diagram, {why}",
                 {
                     "prob_pred": np.asarray(prob_pred),
                     "prob_true": np.asarray(prob_true),
@@ -171,18 +179,131 @@ def _binary_scores_section(
                 },
             )
         )
-    grid = _threshold_grid(s)
+    grid, reasons = _thresholds_of_interest(s, full)
     table_rows = records(curve.threshold_table(thresholds=grid))
     table = Table(
         "Threshold table",
-        THRESHOLD_COLUMNS,
+        ("why", *THRESHOLD_COLUMNS),
         tuple(
-            tuple(_count(r.get(c)) if c in _COUNTS else r.get(c) for c in THRESHOLD_COLUMNS)
+            (
+                reasons.get(float(r["threshold"]), ""),
+                *(_count(r.get(c)) if c in _COUNTS else r.get(c) for c in THRESHOLD_COLUMNS),
+            )
             for r in table_rows
         ),
-        note="A score >= the threshold counts as positive.",
+        note="A score >= the threshold counts as positive. Rows: score quantiles (5% to 95%) "
+        "and the thresholds that maximise F1 and Youden's J (TPR − FPR).",
     )
-    return Section(title, "classification", values, tuple(plots), (table,), tuple(notes))
+    data_table = _data_table(y01, pos_name, s)
+    return Section(title, "classification", values, tuple(plots), (data_table, table), tuple(notes))
+
+
+_SKEWED = 0.10  # below this base rate the calibration diagram uses quantile bins
+
+
+def _data_table(y01: AnyArray, pos_name: str, s: FloatArray) -> Table:
+    n, pos = int(y01.size), int(y01.sum())
+    rows: tuple[tuple[Any, ...], ...] = (
+        ("rows", n),
+        (f"positives (class {pos_name})", pos),
+        ("base rate", pos / n if n else float("nan")),
+        ("distinct scores", int(np.unique(s).size)),
+    )
+    return Table("Data", ("", "value"), rows)
+
+
+def _thresholds_of_interest(s: FloatArray, full: Any) -> tuple[FloatArray, dict[float, str]]:
+    """Score quantiles and the F1- and Youden-optimal thresholds, with why each is there."""
+    quantiles = np.linspace(0.05, 0.95, 19)
+    grid = np.quantile(s, quantiles, method="inverted_cdf")
+    why: dict[float, str] = {}
+    for q, t in zip(quantiles, grid, strict=True):
+        why.setdefault(float(t), f"{q:.0%} quantile")
+    special = []
+    if len(full.threshold):
+        f1 = np.nan_to_num(np.asarray(full.f1, dtype=np.float64), nan=-1.0)
+        youden = np.nan_to_num(np.asarray(full.tpr) - np.asarray(full.fpr), nan=-2.0)
+        for label, k in (("max F1", int(np.argmax(f1))), ("max Youden J", int(np.argmax(youden)))):
+            t = float(full.threshold[k])
+            why[t] = f"{why[t]}; {label}" if t in why else label
+            special.append(t)
+    all_t: FloatArray = np.unique(np.concatenate([grid, np.asarray(special, dtype=np.float64)]))
+    return all_t, why
+
+
+def _practitioner_plots(
+    y01: AnyArray, s: FloatArray, full: Any, pos_name: str, neg_name: str
+) -> list[Plot]:
+    """Score distributions by class, P/R/F1 against the threshold, cumulative gains and lift."""
+    plots = [
+        Plot(
+            "class_histogram_svg",
+            "Scores by class (densities): how far apart the model puts the two classes",
+            {
+                "groups": [(f"class {neg_name}", s[y01 == 0]), (f"class {pos_name}", s[y01 == 1])],
+                "title": "Score distributions",
+                "xlabel": "score",
+            },
+        )
+    ]
+    if not len(full.threshold):
+        return plots
+    t = np.asarray(full.threshold, dtype=np.float64)
+    f1 = np.asarray(full.f1, dtype=np.float64)
+    best = float(t[int(np.nanargmax(np.nan_to_num(f1, nan=-1.0)))])
+    plots.append(
+        Plot(
+            "lines_svg",
+            "Precision, recall and F1 against the threshold (a score >= the threshold is positive)",
+            {
+                "lines": [
+                    ("precision", t, np.asarray(full.precision)),
+                    ("recall", t, np.asarray(full.tpr)),
+                    ("F1", t, f1),
+                ],
+                "title": "Metrics by threshold",
+                "xlabel": "threshold",
+                "ylabel": "value",
+                "marks": [(f"max F1 at {best:.4g}", best)],
+            },
+        )
+    )
+    n = float(np.asarray(full.tp)[-1] + np.asarray(full.fp)[-1])
+    pos = float(np.asarray(full.tp)[-1])
+    if n > 0 and pos > 0:
+        reached = (np.asarray(full.tp) + np.asarray(full.fp)) / n  # share of rows targeted
+        gains = np.asarray(full.tp) / pos
+        x = np.concatenate(([0.0], reached))
+        plots.append(
+            Plot(
+                "lines_svg",
+                "Cumulative gains: the share of positives found in the top x of rows by score "
+                "(dashed: random targeting)",
+                {
+                    "lines": [("model", x, np.concatenate(([0.0], gains)))],
+                    "title": "Cumulative gains",
+                    "xlabel": "share of rows targeted",
+                    "ylabel": "share of positives found",
+                    "reference": ("random", np.array([0.0, 1.0]), np.array([0.0, 1.0])),
+                },
+            )
+        )
+        with np.errstate(divide="ignore", invalid="ignore"):
+            lift = gains / reached
+        plots.append(
+            Plot(
+                "lines_svg",
+                "Lift: the positive rate in the top x of rows over the base rate (1: random)",
+                {
+                    "lines": [("model", reached, lift)],
+                    "title": "Lift",
+                    "xlabel": "share of rows targeted",
+                    "ylabel": "lift",
+                    "reference": ("random", np.array([0.0, 1.0]), np.array([1.0, 1.0])),
+                },
+            )
+        )
+    return plots
 
 
 _SCORE_KINDS = ("scores", "decision", "probabilities")

@@ -323,3 +323,55 @@ def box_strip_svg(
             ax.set_visible(False)
         fig.suptitle(plain(title), x=0.01, ha="left", fontweight="bold", fontsize=10)
         return _to_svg(fig)
+
+
+def class_histogram_svg(
+    groups: Sequence[tuple[str, FloatArray]], *, title: str, xlabel: str, bins: int = 40
+) -> str:
+    """Overlaid histograms of one value per class (score distributions by class), as densities."""
+    with _style():
+        fig = _figure(4.6, 3.2)
+        ax = fig.add_subplot()
+        finite = [np.asarray(v, dtype=np.float64) for _, v in groups]
+        finite = [v[np.isfinite(v)] for v in finite]
+        both = np.concatenate(finite) if finite else np.array([0.0])
+        edges = np.histogram_bin_edges(both, bins=bins)
+        for k, ((label, _), v) in enumerate(zip(groups, finite, strict=True)):
+            ax.hist(
+                v, bins=edges, density=True, alpha=0.55, color=PALETTE[k % len(PALETTE)],
+                label=f"{plain(label)} (n = {v.size:,})",
+            )  # fmt: skip
+        ax.set(xlabel=plain(xlabel), ylabel="density")
+        ax.set_title(plain(title), loc="left")
+        ax.legend(loc="upper right")
+        return _to_svg(fig)
+
+
+def lines_svg(
+    lines: Sequence[tuple[str, FloatArray, FloatArray]],
+    *,
+    title: str,
+    xlabel: str,
+    ylabel: str,
+    reference: tuple[str, FloatArray, FloatArray] | None = None,
+    marks: Sequence[tuple[str, float]] = (),
+) -> str:
+    """Lines on free axes (metrics against the threshold, gains, lift); dashed reference line.
+
+    ``marks`` are vertical lines at chosen x values (the F1-optimal threshold ...).
+    """
+    with _style():
+        fig = _figure()
+        ax = fig.add_subplot()
+        if reference is not None:
+            label, x, y = reference
+            ax.plot(x, y, ls="--", lw=1, color="#aaaaaa", label=plain(label))
+        for k, (label, x, y) in enumerate(lines):
+            x, y = _thin(np.asarray(x), np.asarray(y))
+            ax.plot(x, y, lw=1.8, color=PALETTE[k % len(PALETTE)], label=plain(label))
+        for label, at in marks:
+            ax.axvline(at, ls=":", lw=1, color=_INK, label=plain(label))
+        ax.set(xlabel=plain(xlabel), ylabel=plain(ylabel))
+        ax.set_title(plain(title), loc="left")
+        ax.legend(loc="best")
+        return _to_svg(fig)
