@@ -231,7 +231,7 @@ def test_gauc_section_draws_per_group_auc():
     s = rng.random(400) + 0.3 * y
     section = gauc_section(y, s, g)
     assert section.to_dict()["gauc"] == scorekit.gauc(y, s, g)
-    assert [p.draw for p in section.plots] == ["histogram_svg"]
+    assert [p.draw for p in section.plots] == ["histogram_svg", "scatter_svg"]
 
 
 def test_ranking_section_from_results_and_comparison():
@@ -288,3 +288,27 @@ def test_demo_is_deterministic():
             assert all(np.array_equal(x[k], y[k]) for k in x)
         else:
             assert np.array_equal(x, y)
+
+
+def test_report_header_meta_and_notebook_display():
+    section = regression_section([1.0, 2.0, 4.0], [1.0, 2.5, 3.0])
+    page = Report("r", [section], meta=[("command", f"scorekit regress {EVIL}")]).to_html()
+    assert "<dt>command</dt>" in page
+    assert ESCAPED in page
+    fragment = section._repr_html_()
+    assert fragment.count("<svg") == 2
+    assert "<section" in fragment
+
+
+def test_gauc_section_draws_auc_against_group_size_and_counts_skipped():
+    rng = np.random.default_rng(2)
+    g = rng.integers(0, 30, 800)
+    y = (rng.random(800) < 0.3).astype(int)
+    s = rng.random(800) + 0.2 * y
+    y[g == 0] = 0  # one group with one class only
+    section = gauc_section(y, s, g)
+    draws = [p.draw for p in section.plots]
+    assert draws == ["histogram_svg", "scatter_svg"]
+    facts = dict(section.tables[0].rows)
+    assert facts["groups skipped (one class)"] >= 1
+    assert facts["groups"] == 30

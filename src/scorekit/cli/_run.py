@@ -57,7 +57,19 @@ def _finish(
 ) -> None:
     if report is not None:
         progress.step("drawing the report")
-        Report(title, [section], subtitle=subtitle).write(report)
+        Report(title, [section], subtitle=subtitle, meta=report_meta()).write(report)
+
+
+def report_meta() -> list[tuple[str, str]]:
+    """The header facts of a report made by the command line: command, time, version."""
+    import datetime
+    import shlex
+
+    from .. import __version__
+
+    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+    command = shlex.join(["scorekit", *sys.argv[1:]])
+    return [("command", command), ("generated", now), ("scorekit", __version__)]
 
 
 def _print_section(args: argparse.Namespace, section: Section, report: Path | None) -> None:

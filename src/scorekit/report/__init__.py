@@ -13,7 +13,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from ._data import Metric, Plot, Section, Table
@@ -47,13 +47,20 @@ class Report:
         The evaluations to show, in order.
     subtitle : str, default=""
         A line under the title (the input files, for instance).
+    meta : sequence of (str, str), default=()
+        Facts shown in the header: the command line, the time, scorekit's version.
     """
 
     def __init__(
-        self, title: str = "scorekit report", sections: Iterable[Section] = (), subtitle: str = ""
+        self,
+        title: str = "scorekit report",
+        sections: Iterable[Section] = (),
+        subtitle: str = "",
+        meta: Sequence[tuple[str, str]] = (),
     ):
         self.title = title
         self.subtitle = subtitle
+        self.meta = list(meta)
         self.sections: list[Section] = list(sections)
 
     def add(self, section: Section) -> Report:
@@ -63,7 +70,7 @@ class Report:
 
     def to_html(self) -> str:
         """The page as a string."""
-        return render_html(self.sections, title=self.title, subtitle=self.subtitle)
+        return render_html(self.sections, title=self.title, subtitle=self.subtitle, meta=self.meta)
 
     def write(self, path: str | Path) -> Path:
         """Write the page (UTF-8) and return its path."""

@@ -89,6 +89,12 @@ class Section:
     notes: tuple[str, ...] = ()
     confidence: float = 0.95
 
+    def _repr_html_(self) -> str:
+        """The section as the report draws it (notebooks call this)."""
+        from ._html import section_html
+
+        return section_html(self)
+
     def to_dict(self) -> dict[str, float]:
         """The metrics as ``{name: value}``.
 

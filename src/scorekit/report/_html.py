@@ -20,7 +20,7 @@ import numpy as np
 from . import _svg
 from ._data import Metric, Plot, Section, Table
 
-__all__ = ["format_value", "render_html"]
+__all__ = ["format_value", "render_html", "section_html"]
 
 _CSS = """
 :root { --ink: #1f2328; --muted: #59636e; --line: #d8dee4; --band: #f6f8fa;
@@ -56,6 +56,10 @@ tbody tr:nth-child(even) td { background: #fbfcfd; }
 details summary { cursor: pointer; color: var(--accent); margin: 12px 0 4px; }
 .tablewrap { max-width: 100%; overflow-x: auto; }
 footer { color: var(--muted); font-size: 13px; padding: 16px 32px 28px; }
+dl.meta { display: grid; grid-template-columns: max-content 1fr; gap: 2px 14px; margin: 8px 0 0;
+          font-size: 13px; color: var(--muted); }
+dl.meta dt { font-weight: 600; } dl.meta dd { margin: 0; font-family: ui-monospace, monospace;
+          overflow-wrap: anywhere; }
 """
 
 _CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
@@ -149,13 +153,27 @@ def _section_html(section: Section, anchor: str) -> str:
     return "\n".join(parts)
 
 
-def render_html(sections: Sequence[Section], *, title: str, subtitle: str = "") -> str:
-    """The whole page as a string."""
+def section_html(section: Section) -> str:
+    """One section as an HTML fragment (escaped as the page is): what notebooks display."""
+    return f"<style>{_CSS}</style>" + _section_html(section, "s1")
+
+
+def render_html(
+    sections: Sequence[Section],
+    *,
+    title: str,
+    subtitle: str = "",
+    meta: Sequence[tuple[str, str]] = (),
+) -> str:
+    """The whole page as a string; ``meta`` pairs (command line, time ...) go in the header."""
     from .. import __version__
 
     nav = "".join(f'<a href="#s{k}">{_e(s.title)}</a>' for k, s in enumerate(sections, 1))
     body = "\n".join(_section_html(s, f"s{k}") for k, s in enumerate(sections, 1))
     sub = f"<p>{_e(subtitle)}</p>" if subtitle else ""
+    if meta:
+        items = "".join(f"<dt>{_e(k)}</dt><dd>{_e(v)}</dd>" for k, v in meta)
+        sub += '<dl class="meta">' + items + "</dl>"
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>

@@ -13,7 +13,7 @@ from .._typing import FloatArray
 from .._validation import binary_target, check_option, check_same_length, labels_1d, scores_1d
 from ..stats import bootstrap_ci, group_bootstrap_ci
 from ..stream import BinaryCurve, GroupedCurve
-from ._data import Metric, Plot, Section, Table, catalog_metrics, finite_or_none, records
+from ._data import Metric, Plot, Section, Table, catalog_metrics, records
 
 __all__ = [
     "comparison_rows",
@@ -294,16 +294,38 @@ def gauc_section(
         notes.append(f"GAUC's interval resamples {unit} ({bootstrap:,} resamples).")
     if not details:
         return Section(title, "gauc", values, notes=tuple(notes))
-    plots = []
-    table = records(group_table)
-    auc_key = next((k for k in (table[0] if table else {}) if "auc" in k.lower()), None)
-    if auc_key is not None:
-        aucs = np.asarray([finite_or_none(r[auc_key]) for r in table], dtype=np.float64)
-        plots.append(
-            Plot(
-                "histogram_svg",
-                "AUC of each group (groups with both classes)",
-                {"values": aucs, "title": "Per-group AUC", "xlabel": "AUC", "bins": 20},
-            )
-        )
-    return Section(title, "gauc", values, tuple(plots), notes=tuple(notes))
+    aucs = np.asarray(group_table.auc, dtype=np.float64)
+    valid = ~np.isnan(aucs)
+    sizes = np.asarray(group_table.n, dtype=np.float64)
+    plots = [
+        Plot(
+            "histogram_svg",
+            f"AUC of each group ({int(valid.sum()):,} groups with both classes; "
+            f"{skipped:,} skipped)",
+            {"values": aucs[valid], "title": "Per-group AUC", "xlabel": "AUC", "bins": 20},
+        ),
+        Plot(
+            "scatter_svg",
+            "Per-group AUC against group size: small groups scatter widely, which is why "
+            f"GAUC weights them ({weights}); {skipped:,} one-class groups are not drawn",
+            {
+                "x": np.log10(sizes[valid]),
+                "y": aucs[valid],
+                "title": "AUC by group size",
+                "xlabel": "log10 rows in the group",
+                "ylabel": "group AUC",
+            },
+        ),
+    ]
+    facts = Table(
+        "Data",
+        ("", "value"),
+        (
+            ("rows", int(y01.size)),
+            ("positives", int(y01.sum())),
+            ("base rate", float(y01.mean())),
+            ("groups", n_groups),
+            ("groups skipped (one class)", skipped),
+        ),
+    )
+    return Section(title, "gauc", values, tuple(plots), (facts,), notes=tuple(notes))
