@@ -143,3 +143,57 @@ def test_query_id_with_a_script_is_shown_as_text(tmp_path):
     dom = dump_dom(tmp_path, page)
     assert ESCAPED in dom
     assert not re.search(r"<script", dom, re.IGNORECASE)
+
+
+def _ctr_file(tmp_path: Path) -> Path:
+    rng = np.random.default_rng(7)
+    n = 4000
+    users = rng.integers(0, 150, n)
+    y = (rng.random(n) < 0.03).astype(int)
+    p = np.clip(rng.beta(1, 30, n) + 0.04 * y, 0, 1).round(4)
+    path = tmp_path / "ctr.csv"
+    path.write_text(
+        "click,p,user\n" + "".join(f"{a},{b},{c}\n" for a, b, c in zip(y, p, users, strict=True))
+    )
+    return path
+
+
+def test_ctr_report_draws_every_plot_with_labelled_axes(tmp_path):
+    data = _ctr_file(tmp_path)
+    page = tmp_path / "ctr.html"
+    scorekit_cli(
+        "classify", data, "--true", "click", "--score", "p", "--bootstrap", "100", "--report", page
+    )
+    dom = dump_dom(tmp_path, page)
+    for caption in ("ROC curve", "Precision–recall curve", "Scores by class", "Precision, recall and F1",
+                    "Cumulative gains", "Lift", "quantile bins", "Confusion matrix"):  # fmt: skip
+        assert caption in dom, caption
+    labels = re.findall(r'aria-label="([^"]*)"', dom)
+    for axis in ("x: false positive rate", "x: share of rows targeted", "x: threshold", "x: score",
+                 "y: lift", "y: observed frequency"):  # fmt: skip
+        assert any(axis in label for label in labels), axis
+    assert all("x: " in label and "y: " in label for label in labels), labels
+    assert "<dt>command</dt>" in dom
+    assert dom.count("<svg") >= 8
+    for svg in re.findall(r"<svg.*?</svg>", dom, re.S):
+        assert svg.count("<path") >= 5, "a plot without drawn paths"
+    shot = tmp_path / "ctr.png"
+    proc = chromium(tmp_path / "profile-ctr", page, f"--screenshot={shot}", "--window-size=1280,2400",
+                    "--hide-scrollbars")  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    image = pytest.importorskip("matplotlib.image").imread(shot)[..., :3]
+    assert (image < 0.94).any(axis=2).mean() > 0.05
+    keep = os.environ.get("SCOREKIT_CTR_SCREENSHOT")
+    if keep:
+        shutil.copyfile(shot, keep)
+
+
+def test_gauc_report_renders(tmp_path):
+    data = _ctr_file(tmp_path)
+    page = tmp_path / "gauc.html"
+    scorekit_cli("gauc", data, "--true", "click", "--score", "p", "--group", "user", "--bootstrap", "100",
+                 "--report", page)  # fmt: skip
+    dom = dump_dom(tmp_path, page)
+    assert "Per-group AUC against group size" in dom
+    assert any("AUC by group size" in label for label in re.findall(r'aria-label="([^"]*)"', dom))
+    assert "groups skipped (one class)" in dom

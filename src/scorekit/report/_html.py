@@ -139,9 +139,14 @@ def _figure_html(plot: Plot) -> str:
 def _section_html(section: Section, anchor: str) -> str:
     parts = [f'<section id="{anchor}"><h2>{_e(section.title)}</h2>']
     parts += [f'<p class="note">{_e(n)}</p>' for n in section.notes]
-    if section.metrics:
-        parts.append(_metrics_html(section.metrics, section.confidence))
     tables = list(section.tables)
+    if tables and tables[0].title == "Data":  # the dataset summary heads the section
+        parts.append('<div class="row">' + _plain_table_html(tables.pop(0)))
+        if section.metrics:
+            parts.append(_metrics_html(section.metrics, section.confidence))
+        parts.append("</div>")
+    elif section.metrics:
+        parts.append(_metrics_html(section.metrics, section.confidence))
     if section.kind == "ranking" and tables and not tables[0].collapsed:
         parts.append(_plain_table_html(tables.pop(0)))  # the measures table comes first
     if section.plots:

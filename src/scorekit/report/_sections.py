@@ -98,6 +98,11 @@ def _binary_scores_section(
                 f"Label metrics count a score >= {_fmt_threshold(cut)} as positive "
                 f"(class {pos_name})."
             )
+            if not y_hat.any():
+                notes.append(
+                    f"No score reaches {_fmt_threshold(cut)}: nothing is predicted positive. "
+                    "Pick a threshold from the threshold table (--threshold T)."
+                )
     if not probabilities:
         notes.append(
             "Scores are not all in [0, 1]: log loss, Brier score and calibration are left out."

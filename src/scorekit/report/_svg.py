@@ -17,6 +17,7 @@ never switches matplotlib into math mode.
 from __future__ import annotations
 
 import hashlib
+import html
 import io
 import itertools
 import re
@@ -34,9 +35,11 @@ __all__ = [
     "bar_svg",
     "box_strip_svg",
     "calibration_svg",
+    "class_histogram_svg",
     "curve_svg",
     "heatmap_svg",
     "histogram_svg",
+    "lines_svg",
     "plain",
     "scatter_svg",
 ]
@@ -94,7 +97,20 @@ def _to_svg(fig: Any) -> str:
     fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None})
     text = buf.getvalue()
     # ids are prefixed by a hash of the figure: unique per figure, and the same on every run
-    return _inline(text, f"f{hashlib.sha1(text.encode()).hexdigest()[:10]}-")
+    svg = _inline(text, f"f{hashlib.sha1(text.encode()).hexdigest()[:10]}-")
+    return svg.replace('role="img" ', f'role="img" aria-label="{_label(fig)}" ', 1)
+
+
+def _label(fig: Any) -> str:
+    """What the figure shows, for screen readers (text is drawn as paths): titles and axes."""
+    parts = []
+    for ax in fig.axes:
+        if not ax.get_visible():
+            continue
+        bits = [ax.get_title(loc="left"), ax.get_xlabel() and f"x: {ax.get_xlabel()}"]
+        bits.append(ax.get_ylabel() and f"y: {ax.get_ylabel()}")
+        parts.append(", ".join(b for b in bits if b))
+    return html.escape("; ".join(p for p in parts if p), quote=True)
 
 
 _PROLOG = re.compile(r"\A.*?(?=<svg\b)", re.DOTALL)
@@ -163,9 +179,17 @@ def calibration_svg(
     with _style():
         fig = _figure(4.6, 4.0)
         top, bottom = fig.subplots(2, 1, sharex=True, height_ratios=(3, 1))
-        top.plot([0, 1], [0, 1], ls="--", lw=1, color="#aaaaaa", label="perfectly calibrated")
+        # skewed data (CTR) lives near 0: zoom to the data, the diagonal stays the reference
+        reach = float(np.nanmax(np.concatenate([prob_pred, prob_true, hist_edges[-1:]]), initial=0))
+        top_end = 1.0 if reach > 0.5 else max(reach * 1.15, 1e-3)
+        top.plot(
+            [0, top_end], [0, top_end], ls="--", lw=1, color="#aaaaaa", label="perfectly calibrated"
+        )
         top.plot(prob_pred, prob_true, marker="o", ms=4, lw=1.8, label="model")
-        top.set(xlim=(-0.01, 1.01), ylim=(-0.01, 1.02), ylabel="observed frequency")
+        pad = top_end * 0.01
+        top.set(
+            xlim=(-pad, top_end + pad), ylim=(-pad, top_end + 2 * pad), ylabel="observed frequency"
+        )
         top.set_title(plain(title), loc="left")
         top.legend(loc="upper left")
         widths = np.diff(hist_edges)
