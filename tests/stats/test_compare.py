@@ -46,7 +46,7 @@ def _systems(seed=0, n=30):
 
 def test_rows_equal_scipy_and_holm_within_measure():
     systems = _systems()
-    res = compare_results(systems, test="t", correction="holm", alpha=0.05)
+    res = compare_results(systems, test="t", correction="holm", alpha=0.05, family="measure")
     assert isinstance(res, ComparisonResult)
     assert len(res.rows) == 2 * 3
     assert [(r.measure, r.system_a, r.system_b) for r in res.rows[:3]] == [
@@ -138,9 +138,7 @@ def test_to_markdown_marks_significant_improvements():
         lines[3] == "| b | B\\|x | **0.500**<sup>ac</sup> |"
     )  # mean of a is 0.325; b: 0.325 + 0.2 - 0.025
     assert lines[4] == "| c | C | 0.325 |"
-    assert (
-        "paired t-test, Holm correction within each measure, significance level 0.05" in lines[-1]
-    )
+    assert "paired t-test, Holm correction over all" in lines[-1]
 
 
 def test_to_latex_marks_and_escapes():
@@ -275,3 +273,29 @@ def test_compare_single_query_raises(engine):
             {k: engine.Run.from_dict(v) for k, v in runs.items()},
             ["map"],
         )
+
+
+def test_holm_over_every_reported_test_is_the_default_family():
+    systems = _systems()
+    res = compare_results(systems, test="t", correction="holm")
+    assert res.family == "all"
+    adjusted = holm([r.p_value for r in res.rows])
+    assert [r.p_adjusted for r in res.rows] == pytest.approx(adjusted.tolist(), abs=1e-15)
+    assert "over all 6 tests reported (3 system pairs × 2 measures)" in res.correction_text()
+    with pytest.raises(ParameterError, match="family"):
+        compare_results(systems, family="pairs")
+
+
+def test_p_values_below_the_resolution_print_as_a_bound():
+    from scorekit.ranking._compare import format_p
+
+    assert format_p(0.0, "randomization", 999) == "<1e-3"
+    assert format_p(2e-5, "t", 0) == "<1e-4"
+    assert format_p(0.5, "sign", 0) == "0.5000"
+
+
+def test_comparison_displays_in_notebooks():
+    res = compare_results(_systems(), test="t", correction="holm")
+    html = res._repr_html_()
+    assert "<table" in html
+    assert "Holm correction over all" in html

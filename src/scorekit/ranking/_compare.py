@@ -83,6 +83,8 @@ class ComparisonResult:
     test: str
     correction: str | None
     alpha: float
+    family: str = "all"
+    n_resamples: int = 10_000
 
     def __repr__(self) -> str:
         return (
@@ -95,6 +97,7 @@ class ComparisonResult:
         return {
             "test": self.test,
             "correction": self.correction,
+            "family": self.family,
             "alpha": self.alpha,
             "systems": list(self.systems),
             "measures": list(self.measures),
@@ -120,14 +123,31 @@ class ComparisonResult:
         return {k: sorted(v) for k, v in marks.items()}
 
     def _legend(self) -> str:
-        fix = {
-            None: "no correction",
-            "bonferroni": "Bonferroni correction within each measure",
-            "holm": "Holm correction within each measure",
-        }
         return (
-            f"{_TEST_NAMES[self.test]}, {fix[self.correction]}, significance level {self.alpha:g}"
+            f"{_TEST_NAMES[self.test]}, {self.correction_text()}, "
+            f"significance level {self.alpha:g}. {EFFECT_SIZE_TEXT}"
         )
+
+    def correction_text(self) -> str:
+        """Which correction, over which family of tests (the report's caption says it)."""
+        if self.correction is None:
+            return f"no multiple-comparison correction ({len(self.rows)} tests)"
+        name = {"bonferroni": "Bonferroni", "holm": "Holm"}[self.correction]
+        pairs = len(self.systems) * (len(self.systems) - 1) // 2
+        if self.family == "all":
+            return (
+                f"{name} correction over all {len(self.rows)} tests reported "
+                f"({pairs} system pairs × {len(self.measures)} measures)"
+            )
+        return f"{name} correction within each measure (families of {pairs} tests)"
+
+    def _repr_html_(self) -> str:
+        """The comparison as the report draws it (notebooks call this)."""
+        from ..report import ranking_section
+        from ..report._html import section_html
+
+        results = {s: _MeanOnly(self.means[s]) for s in self.systems}
+        return section_html(ranking_section(results, comparison=self, title="Comparison"))
 
     def to_markdown(self, digits: int = 4) -> str:
         """Systems × measures table of means, as IR papers print it.
@@ -213,6 +233,40 @@ def _tex(text: str) -> str:
     return "".join(table.get(ch, ch) for ch in str(text))
 
 
+#: how the effect size is defined, for captions and legends
+EFFECT_SIZE_TEXT = (
+    "Effect size: the mean per-query difference over its standard deviation (Cohen's d_z)."
+)
+
+
+def format_p(p: float, test: str, n_resamples: int) -> str:
+    """A p-value as printed: ``<1e-4`` below what the test can resolve (or below 1e-4).
+
+    A randomization or bootstrap test with R resamples cannot show a p-value
+    below 1/(R + 1); the analytic tests are printed down to 1e-4.
+
+    >>> format_p(0.0, "randomization", 10_000), format_p(0.0312, "t", 0), format_p(3e-7, "t", 0)
+    ('<1e-4', '0.0312', '<1e-4')
+    """
+    if p != p:  # nan
+        return "nan"
+    floor = max(1e-4, 1.0 / (n_resamples + 1)) if test in ("randomization", "bootstrap") else 1e-4
+    if p < floor:
+        return f"<{floor:.0e}".replace("e-0", "e-")
+    return f"{p:.4f}" if p >= 1e-3 else f"{p:.1e}"
+
+
+class _MeanOnly:
+    """The two things a ranking section reads from a result, from the means alone."""
+
+    def __init__(self, means: Mapping[str, float]) -> None:
+        self._means = dict(means)
+        self.per_query: dict[str, dict[str, float]] = {}
+
+    def mean(self) -> dict[str, float]:
+        return self._means
+
+
 def compare(
     qrels: Any,
     runs: Mapping[str, Any],
@@ -223,6 +277,7 @@ def compare(
     alpha: float = 0.05,
     n_resamples: int = 10_000,
     seed: int | None = 0,
+    family: str = "all",
     **evaluate_kwargs: Any,
 ) -> ComparisonResult:
     """Paired significance tests between every pair of systems, for every measure.
@@ -235,8 +290,9 @@ def compare(
     every pair draws from a fresh generator seeded with ``seed``, queries in
     sorted order). With ``all_queries=True`` every qrels query is scored (0 when
     missing), so all pairs share the same queries. p-values are adjusted
-    (``correction``) within each measure, over its system pairs; a difference is
-    significant when the adjusted p-value is below ``alpha``. Measures without
+    (``correction``) over the family of every test reported (``family="all"``,
+    system pairs × measures) or within each measure (``family="measure"``); a
+    difference is significant when the adjusted p-value is below ``alpha``. Measures without
     numeric per-query values (``relstring``, ``runid``) are left out.
 
     Raises :class:`ScorekitError` for an unknown test or correction, fewer than
@@ -261,6 +317,9 @@ def compare(
         Resamples of the randomization or bootstrap test.
     seed : int or numpy Generator, default=0
         Seed of the resampling.
+    family : {"all", "measure"}, default="all"
+        The family of tests a correction is over: all (pair, measure) tests, or
+        each measure's pairs.
     **evaluate_kwargs
         Convention options passed to :func:`scorekit.evaluate`.
 
@@ -292,7 +351,13 @@ def compare(
         for name, run in runs.items()
     }
     return compare_results(
-        results, test=test, correction=correction, alpha=alpha, n_resamples=n_resamples, seed=seed
+        results,
+        test=test,
+        correction=correction,
+        alpha=alpha,
+        n_resamples=n_resamples,
+        seed=seed,
+        family=family,
     )
 
 
@@ -304,10 +369,12 @@ def compare_results(
     alpha: float = 0.05,
     n_resamples: int = 10_000,
     seed: int | None = 0,
+    family: str = "all",
 ) -> ComparisonResult:
     """The tests of :func:`compare` on already evaluated results (``.per_query``, ``.mean()``)."""
     check_option(test, "test", TESTS)
     check_option(correction, "correction", CORRECTIONS)
+    check_option(family, "family", ("all", "measure"))
     _check_alpha(alpha)
     if len(results) < 2:
         raise ParameterError("at least two systems are needed for a comparison")
@@ -319,34 +386,45 @@ def compare_results(
             )
     systems = tuple(results)
     measures = tuple(m for m in per_query[systems[0]] if _numeric(per_query, m))
-    rows: list[ComparisonRow] = []
-    for measure in measures:  # a handful of measures; one family of tests each
-        family = [
+    tests = [
+        (measure, pair)
+        for measure in measures  # a handful of measures
+        for pair in (
             _pair(measure, per_query, a, b, test, n_resamples, seed, alpha)
             for a, b in combinations(systems, 2)
-        ]
-        p_adj = adjust(np.array([r.p_value for _, r in family]), correction)
-        rows += [
-            ComparisonRow(
-                measure=measure,
-                system_a=a,
-                system_b=b,
-                mean_a=r.mean_a,
-                mean_b=r.mean_b,
-                diff=r.diff,
-                p_value=r.p_value,
-                p_adjusted=float(p),
-                significant=bool(p < alpha),
-                ci_low=r.ci_low,
-                ci_high=r.ci_high,
-                effect_size=r.effect_size,
-                statistic=r.statistic,
-                n_queries=r.n,
-            )
-            for ((a, b), r), p in zip(family, p_adj, strict=False)
-        ]
+        )
+    ]
+    p_raw = np.array([r.p_value for _, (_, r) in tests])
+    if family == "all":
+        p_adj = adjust(p_raw, correction)
+    else:
+        p_adj = np.empty_like(p_raw)
+        for measure in measures:
+            at = np.array([m == measure for m, _ in tests])
+            p_adj[at] = adjust(p_raw[at], correction)
+    rows = [
+        ComparisonRow(
+            measure=measure,
+            system_a=a,
+            system_b=b,
+            mean_a=r.mean_a,
+            mean_b=r.mean_b,
+            diff=r.diff,
+            p_value=r.p_value,
+            p_adjusted=float(p),
+            significant=bool(p < alpha),
+            ci_low=r.ci_low,
+            ci_high=r.ci_high,
+            effect_size=r.effect_size,
+            statistic=r.statistic,
+            n_queries=r.n,
+        )
+        for (measure, ((a, b), r)), p in zip(tests, p_adj, strict=True)
+    ]
     means = {name: _means(r, measures) for name, r in results.items()}
-    return ComparisonResult(tuple(rows), systems, measures, means, test, correction, float(alpha))
+    return ComparisonResult(
+        tuple(rows), systems, measures, means, test, correction, float(alpha), family, n_resamples
+    )
 
 
 def _numeric(per_query: Mapping[str, Mapping[str, Mapping[str, Any]]], measure: str) -> bool:

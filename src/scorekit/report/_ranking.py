@@ -11,6 +11,7 @@ import numpy as np
 from .._catalog import MetricInfo, select
 from .._typing import FloatArray
 from .._validation import binary_target, check_option, check_same_length, labels_1d, scores_1d
+from ..ranking._compare import EFFECT_SIZE_TEXT, format_p
 from ..stats import bootstrap_ci, group_bootstrap_ci
 from ..stream import BinaryCurve, GroupedCurve
 from ._data import Metric, Plot, Section, Table, catalog_metrics, records
@@ -167,12 +168,23 @@ def ranking_section(
         crow = comparison_rows(comparison)
         extra = [c for c in ("ci_low", "ci_high", "effect_size") if crow and c in crow[0]]
         cols = (*COMPARISON_COLUMNS, *extra)
+        test = getattr(comparison, "test", "t")
+        resamples = int(getattr(comparison, "n_resamples", 10_000))
+
+        def cell(r: Mapping[str, Any], c: str) -> Any:
+            if c in ("p_value", "p_adjusted") and isinstance(r.get(c), float):
+                return format_p(r[c], test, resamples)
+            return r.get(c)
+
+        family = getattr(comparison, "correction_text", None)
+        how = family() if callable(family) else "see p_adjusted"
         tables.append(
             Table(
                 "Significance tests",
                 cols,
-                tuple(tuple(r.get(c) for c in cols) for r in crow),
-                note="Paired tests on per-query values; p_adjusted after the correction.",
+                tuple(tuple(cell(r, c) for c in cols) for r in crow),
+                note=f"Paired tests on per-query values; p_adjusted: {how}. "
+                f"p-values below the test's resolution print as a bound. {EFFECT_SIZE_TEXT}",
             )
         )
     if len(systems) >= 2 and plotted:
