@@ -36,6 +36,7 @@ __all__ = [
     "as_array",
     "as_numeric",
     "binary_target",
+    "check_count",
     "check_option",
     "check_probabilities",
     "check_same_length",
@@ -272,6 +273,23 @@ def nonempty(n: int, name: str) -> None:
     """Raise :class:`EmptyInputError` when ``n == 0``."""
     if n == 0:
         raise EmptyInputError(f"{name} is empty; at least one sample is needed")
+
+
+#: Largest count option (bins, resamples) accepted: 10**7 keeps any call to minutes, not years.
+MAX_COUNT = 10**7
+
+
+def check_count(value: Any, name: str, *, lo: int = 1, hi: int = MAX_COUNT) -> int:
+    """An integer option in [lo, hi] (``n_bins``, ``n_resamples``, ``bins``), else ParameterError.
+
+    >>> check_count(10, "n_bins")
+    10
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise ParameterError(f"{name} must be an integer in [{lo}, {hi:_}], got {value!r}")
+    if not lo <= value <= hi:
+        raise ParameterError(f"{name}={value!r} is outside [{lo}, {hi:_}]")
+    return int(value)
 
 
 def check_option(value: Any, name: str, allowed: Iterable[Any]) -> None:

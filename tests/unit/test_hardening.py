@@ -170,3 +170,17 @@ def test_strings_then_other_types_after_the_first_thousand(call):
     column = np.array(["a"] * 1000 + [1, 2], dtype=object)
     with pytest.raises(LabelError, match="mixes strings and other types"):
         call(column)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda n: sk.stats.bootstrap_ci(sk.roc_auc, [0, 1, 0, 1], [0.1, 0.9, 0.3, 0.6], n_resamples=n),
+        lambda n: sk.stats.paired_test([0.1, 0.5, 0.3], [0.2, 0.4, 0.1], n_resamples=n),
+        lambda n: sk.calibration_curve([0, 1], [0.2, 0.7], n_bins=n),
+        lambda n: sk.stream.BinaryCurve(bins=n),
+    ],
+)
+def test_counts_have_a_sane_upper_bound(call):
+    with pytest.raises(ParameterError, match=r"is outside \[1, 10_000_000\]"):
+        call(10**12)
