@@ -46,6 +46,7 @@ __all__ = [
     "finite_rows",
     "labels_1d",
     "nonempty",
+    "random_generator",
     "reject_non_numbers",
     "scores_1d",
     "scores_2d",
@@ -290,6 +291,21 @@ def check_count(value: Any, name: str, *, lo: int = 1, hi: int = MAX_COUNT) -> i
     if not lo <= value <= hi:
         raise ParameterError(f"{name}={value!r} is outside [{lo}, {hi:_}]")
     return int(value)
+
+
+def random_generator(seed: Any, name: str = "seed") -> np.random.Generator:
+    """``numpy.random.default_rng(seed)`` for None, an integer >= 0 or a Generator; else ParameterError.
+
+    >>> random_generator(0).integers(10) == random_generator(0).integers(10)
+    True
+    """
+    if isinstance(seed, np.random.Generator):
+        return seed
+    if seed is not None and (
+        isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or seed < 0
+    ):
+        raise ParameterError(f"{name}={seed!r} must be None, an integer >= 0 or a numpy Generator")
+    return np.random.default_rng(seed)
 
 
 def check_option(value: Any, name: str, allowed: Iterable[Any]) -> None:

@@ -30,14 +30,25 @@ def _filled():
     """One accumulator of each kind with data in it, and the metric calls that read its state."""
     y, s = [0, 1, 1, 0, 1], [0.1, 0.8, 0.4, 0.4, 0.9]
     return [
-        (BinaryCurve().update(y, s, sample_weight=[1, 2, 0.5, 1, 1]), ["roc_auc", "average_precision"]),
+        (
+            BinaryCurve().update(y, s, sample_weight=[1, 2, 0.5, 1, 1]),
+            ["roc_auc", "average_precision"],
+        ),
         (BinaryCurve(bins=4).update(y, s), ["roc_auc", "log_loss"]),
-        (ConfusionMatrix().update(["a", "b", "a"], ["a", "a", "b"]), ["accuracy", "confusion_matrix"]),
+        (
+            ConfusionMatrix().update(["a", "b", "a"], ["a", "a", "b"]),
+            ["accuracy", "confusion_matrix"],
+        ),
         (ConfusionMatrix().update([0, 1, 2], [0, 2, 2], sample_weight=[0.5, 1, 2]), ["accuracy"]),
         (RegressionMoments().update([1.0, 2.0, 4.0], [1.5, 2.0, 3.0]), ["mae", "r2"]),
         (Contingency().update([0, 0, 1, 2], ["a", "b", "b", "b"]), ["adjusted_rand_index"]),
         (GroupedCurve().update(y, s, groups=["u", "u", "v", "v", "w"]), ["gauc"]),
-        (RankingAccumulator(QRELS, ["P@1", "AP"]).update(["q1", "q1", "q2"], ["d1", "d2", "d3"], [0.3, 0.5, 0.1]), ["evaluate"]),
+        (
+            RankingAccumulator(QRELS, ["P@1", "AP"]).update(
+                ["q1", "q1", "q2"], ["d1", "d2", "d3"], [0.3, 0.5, 0.1]
+            ),
+            ["evaluate"],
+        ),
     ]
 
 
@@ -51,7 +62,11 @@ def _read(acc, methods):
         warnings.simplefilter("ignore")
         for m in methods:
             value = getattr(acc, m)()
-            out.append(value.mean() if hasattr(value, "mean") and not isinstance(value, np.ndarray) else value)
+            out.append(
+                value.mean()
+                if hasattr(value, "mean") and not isinstance(value, np.ndarray)
+                else value
+            )
     return out
 
 
@@ -78,8 +93,12 @@ JUNK = st.recursive(
     | st.integers(-(2**70), 2**70)
     | st.floats(allow_nan=True)
     | st.text(max_size=12)
-    | st.sampled_from(["<f8", "<i8", "|b1", ">f8", "O", "str", "0x1p+0", "nan", "-inf", "AAAA", "@@", "12"]),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+    | st.sampled_from(
+        ["<f8", "<i8", "|b1", ">f8", "O", "str", "0x1p+0", "nan", "-inf", "AAAA", "@@", "12"]
+    ),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3)
+    ),
     max_leaves=6,
 )
 

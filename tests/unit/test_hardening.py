@@ -47,7 +47,7 @@ def test_datetime_columns_of_frame_libraries_are_rejected(frame):
 
 
 def test_dates_as_labels_name_the_dtype():
-    with pytest.raises(LabelError, match="y_true has unsupported dtype datetime64.*dates"):
+    with pytest.raises(LabelError, match=r"y_true has unsupported dtype datetime64.*dates"):
         sk.accuracy(DATES, DATES)
 
 
@@ -125,14 +125,20 @@ def test_rank_correlation_weights_must_be_numbers():
 
 def test_python_sets_are_sets_of_items():
     assert sk.coverage_ratio({1, 2, 5, 6, 7, 9}, {1, 2, 3, 4, 5, 6, 7}, {1, 2, 3, 4, 8}) == 0.5
-    assert sk.novelty_ratio(frozenset({1, 2, 5, 6, 7, 9}), {1, 2, 3, 4, 5, 6, 7}, {1, 2, 3, 4, 8}) == 0.6
+    assert (
+        sk.novelty_ratio(frozenset({1, 2, 5, 6, 7, 9}), {1, 2, 3, 4, 5, 6, 7}, {1, 2, 3, 4, 8})
+        == 0.6
+    )
 
 
 @pytest.mark.parametrize(
     ("y", "p"),
     [
         ([[1, 0], [0, 1], [0, 1]], [[0.8, 0.2], [0.3, 0.7], [0.6, 0.4]]),
-        ([[1, 0, 0], [0, 1, 0], [0, 0, 1], [0, 1, 0]], [[0.5, 0.2, 0.3], [0.1, 0.6, 0.3], [0.2, 0.2, 0.6], [0.3, 0.3, 0.4]]),
+        (
+            [[1, 0, 0], [0, 1, 0], [0, 0, 1], [0, 1, 0]],
+            [[0.5, 0.2, 0.3], [0.1, 0.6, 0.3], [0.2, 0.2, 0.6], [0.3, 0.3, 0.4]],
+        ),
         ([[1, 0, 1], [0, 1, 0]], [[0.5, 0.2, 0.3], [0.1, 0.6, 0.3]]),  # multilabel rows
     ],
 )
@@ -175,7 +181,9 @@ def test_strings_then_other_types_after_the_first_thousand(call):
 @pytest.mark.parametrize(
     "call",
     [
-        lambda n: sk.stats.bootstrap_ci(sk.roc_auc, [0, 1, 0, 1], [0.1, 0.9, 0.3, 0.6], n_resamples=n),
+        lambda n: sk.stats.bootstrap_ci(
+            sk.roc_auc, [0, 1, 0, 1], [0.1, 0.9, 0.3, 0.6], n_resamples=n
+        ),
         lambda n: sk.stats.paired_test([0.1, 0.5, 0.3], [0.2, 0.4, 0.1], n_resamples=n),
         lambda n: sk.calibration_curve([0, 1], [0.2, 0.7], n_bins=n),
         lambda n: sk.stream.BinaryCurve(bins=n),

@@ -21,7 +21,8 @@ from typing import Any, NoReturn
 from .. import __version__
 from .._catalog import FAMILIES
 from .._errors import ParameterError, ScorekitError
-from ._format import OUTPUT_FORMATS
+from ._flags import in_flags
+from ._format import OUTPUT_FORMATS, safe_text
 from ._io import FORMATS
 
 __all__ = ["build_parser", "run"]
@@ -381,7 +382,7 @@ def _warning_line(
     file: Any = None,
     line: str | None = None,
 ) -> None:
-    text = " ".join(str(message).split())
+    text = safe_text(" ".join(str(message).split()))
     sys.stderr.write(f"scorekit: warning: {text}\n")
 
 
@@ -389,16 +390,19 @@ def _one_line(exc: BaseException) -> str:
     text = " ".join(str(exc).split())
     if isinstance(exc, OSError) and exc.strerror and exc.filename:
         text = f"{exc.filename}: {exc.strerror.lower()}"
-    return text or type(exc).__name__
+    return safe_text(text) or type(exc).__name__  # messages quote data: no escape sequences
 
 
 def run(argv: list[str]) -> int:
     """Run the command line with ``argv`` (without the program name); return the exit code."""
-    parser = build_parser()
     previous = warnings.showwarning
     warnings.showwarning = _warning_line
+    parser: argparse.ArgumentParser | None = None
+    command: str | None = None
     try:
+        parser = build_parser()
         args = parser.parse_args(argv)
+        command = getattr(args, "command", None)
         from ._run import dispatch
 
         return dispatch(args)
@@ -408,7 +412,8 @@ def run(argv: list[str]) -> int:
         _silence_stdout()
         return 0
     except (UsageError, ScorekitError, OSError, ValueError) as exc:
-        _error(_one_line(exc))
+        text = _one_line(exc)
+        _error(text if parser is None else in_flags(text, parser, command))
         return 2
     except KeyboardInterrupt:
         _error("interrupted")
