@@ -394,9 +394,19 @@ def _one_line(exc: BaseException) -> str:
 
 
 def run(argv: list[str]) -> int:
-    """Run the command line with ``argv`` (without the program name); return the exit code."""
-    previous = warnings.showwarning
-    warnings.showwarning = _warning_line
+    """Run the command line with ``argv`` (without the program name); return the exit code.
+
+    Warnings are shown as one ``scorekit: warning:`` line each, whatever filters
+    the caller has installed (an embedding program's "error" filter included):
+    the command decides how they are shown, and restores the caller's on return.
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter("default")
+        warnings.showwarning = _warning_line
+        return _run(argv)
+
+
+def _run(argv: list[str]) -> int:
     parser: argparse.ArgumentParser | None = None
     command: str | None = None
     try:
@@ -425,8 +435,6 @@ def run(argv: list[str]) -> int:
             f"internal error: {type(exc).__name__}: {_one_line(exc)} (SCOREKIT_DEBUG=1 shows the traceback)"
         )
         return 1
-    finally:
-        warnings.showwarning = previous
 
 
 def _silence_stdout() -> None:

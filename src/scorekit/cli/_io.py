@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from .._errors import ParameterError, ParseError
-from .._formats import FORMATS, detect_format
+from .._formats import FORMATS, detect_format, file_errors
 from .._optional import require
 from .._typing import AnyArray, FloatArray
 
@@ -91,8 +91,17 @@ class Frame:
         col = self._chunked(name, option)
         if pa.types.is_binary(col.type) or pa.types.is_large_binary(col.type):
             self._not_utf8(col, name)  # pyarrow reads text that is not UTF-8 as bytes
-        arr = np.asarray(col.to_numpy())
+        arr = np.asarray(self._to_numpy(col, name))
         return arr.astype(str) if arr.dtype.kind == "O" else arr
+
+    def _to_numpy(self, col: Any, name: str) -> Any:
+        """``col.to_numpy``; a string column holding bytes that are not UTF-8 names its line."""
+        pa = require("pyarrow", "io")
+        try:
+            return col.to_numpy(zero_copy_only=False)
+        except pa.ArrowException:
+            self._not_utf8(col.cast(pa.binary()), name)
+            raise
 
     def numbers(self, name: str, option: str) -> FloatArray:
         """A numeric column as float64; a value that is not a number names its line."""
@@ -102,7 +111,7 @@ class Frame:
             return np.asarray(col.to_numpy(), dtype=np.float64)
         if pa.types.is_boolean(col.type):
             return np.asarray(col.to_numpy(), dtype=np.float64)
-        values = col.to_numpy(zero_copy_only=False)
+        values = self._to_numpy(col, name)
         for i, v in enumerate(values.tolist()):
             try:
                 float(v)
@@ -258,12 +267,15 @@ def read_frame(path: str, fmt: str, columns: Sequence[str] | None = None) -> Fra
     if columns is not None:
         columns = list(dict.fromkeys(columns))
     if fmt in ("csv", "tsv"):
-        table, names = _read_csv(path, fmt, columns)
+        with file_errors(path):
+            table, names = _read_csv(path, fmt, columns)
     elif fmt == "jsonl":
-        table = _read_jsonl(path)
-        names = list(table.column_names)
+        with file_errors(path):
+            table = _read_jsonl(path)
+            names = list(table.column_names)
     elif fmt == "parquet":
-        table, names = _read_parquet(path, columns)
+        with file_errors(path):
+            table, names = _read_parquet(path, columns)
     else:
         raise ParameterError(
             f"{path}: the {fmt} format holds rankings; this command reads csv, tsv, parquet or jsonl"
