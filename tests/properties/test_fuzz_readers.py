@@ -14,7 +14,7 @@ import io
 import json
 import os
 import tempfile
-from contextlib import redirect_stderr, redirect_stdout
+from contextlib import redirect_stderr, redirect_stdout, suppress
 
 import numpy as np
 import pytest
@@ -34,7 +34,9 @@ from scorekit.cli._io import read_frame  # noqa: E402
 FUZZ = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 ROWS = st.lists(
-    st.tuples(st.sampled_from(["a", "b"]), st.floats(0, 1, allow_nan=False)), min_size=2, max_size=12
+    st.tuples(st.sampled_from(["a", "b"]), st.floats(0, 1, allow_nan=False)),
+    min_size=2,
+    max_size=12,
 )
 
 
@@ -129,10 +131,8 @@ def test_damaged_files_give_a_result_or_a_scorekit_error(rows, fmt, how, where, 
     data = _damage(WRITERS[fmt](rows), how, where, junk)
     with tempfile.TemporaryDirectory() as d:
         path = _write(d, fmt, data)
-        try:
+        with suppress(ScorekitError):
             _read_all(path, fmt)
-        except ScorekitError:
-            pass
         _check_cli(path)
 
 
@@ -141,14 +141,10 @@ def test_damaged_files_give_a_result_or_a_scorekit_error(rows, fmt, how, where, 
 def test_random_bytes(data, fmt):
     with tempfile.TemporaryDirectory() as d:
         path = _write(d, fmt, data)
-        try:
+        with suppress(ScorekitError):
             read_frame(path, fmt, ["y", "p"])
-        except ScorekitError:
-            pass
-        try:
+        with suppress(ScorekitError):
             list(read_chunks(path, ["y", "p"]))
-        except ScorekitError:
-            pass
         _check_cli(path)
 
 
@@ -156,10 +152,34 @@ def test_random_bytes(data, fmt):
 @given(
     argv=st.lists(
         st.sampled_from(
-            ["--true", "--score", "--pred", "y", "p", "--pos-label", "b", "--threshold", "nan",
-             "-1", "1e999", "--bootstrap", "10", "--seed", "--format", "json", "csv", "-m",
-             "roc_auc", "all", "[/]", "\x1b[2J", "--report", "/nonexistent/r.html", "-Q"]
-        ),  # fmt: skip
+            [
+                "--true",
+                "--score",
+                "--pred",
+                "y",
+                "p",
+                "--pos-label",
+                "b",
+                "--threshold",
+                "nan",
+                "-1",
+                "1e999",
+                "--bootstrap",
+                "10",
+                "--seed",
+                "--format",
+                "json",
+                "csv",
+                "-m",
+                "roc_auc",
+                "all",
+                "[/]",
+                "\x1b[2J",
+                "--report",
+                "/nonexistent/r.html",
+                "-Q",
+            ]
+        ),
         max_size=10,
     )
 )

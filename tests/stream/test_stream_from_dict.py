@@ -18,6 +18,7 @@ from scorekit.stream import (
     ConfusionMatrix,
     Contingency,
     GroupedCurve,
+    MetricSet,
     RankingAccumulator,
     RegressionMoments,
 )
@@ -44,6 +45,10 @@ def _filled():
         (Contingency().update([0, 0, 1, 2], ["a", "b", "b", "b"]), ["adjusted_rand_index"]),
         (GroupedCurve().update(y, s, groups=["u", "u", "v", "v", "w"]), ["gauc"]),
         (
+            MetricSet(["roc_auc", "accuracy"], score=True, pred=True).update(y, s, [0, 1, 1, 1, 0]),
+            ["values"],
+        ),
+        (
             RankingAccumulator(QRELS, ["P@1", "AP"]).update(
                 ["q1", "q1", "q2"], ["d1", "d2", "d3"], [0.3, 0.5, 0.1]
             ),
@@ -62,6 +67,8 @@ def _read(acc, methods):
         warnings.simplefilter("ignore")
         for m in methods:
             value = getattr(acc, m)()
+            if isinstance(value, dict):
+                value = sorted(value.items())
             out.append(
                 value.mean()
                 if hasattr(value, "mean") and not isinstance(value, np.ndarray)
