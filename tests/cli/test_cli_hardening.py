@@ -52,7 +52,7 @@ def test_the_same_column_twice_is_read_once(capsys, scores):
         capsys, "classify", scores, "--true", "y", "--score", "y", "--format", "json"
     )
     assert code == 0, err
-    assert json.loads(out)["roc_auc"] == 1.0
+    assert json.loads(out)["roc_auc"]["value"] == 1.0
 
 
 def test_column_names_are_not_markup(capsys, tmp_path):
@@ -125,7 +125,7 @@ def test_a_field_of_three_megabytes_is_read(capsys, tmp_path):
         capsys, "classify", path, "--true", "y", "--score", "p", "--format", "json"
     )
     assert code == 0, err
-    assert json.loads(out)["roc_auc"] == 1.0
+    assert json.loads(out)["roc_auc"]["value"] == 1.0
 
 
 def test_a_header_only_file_says_it_has_no_rows(capsys, tmp_path):
