@@ -22,6 +22,7 @@ __all__ = [
     "ProbabilityRangeError",
     "ScorekitError",
     "ShapeError",
+    "StateError",
     "UndefinedMetricWarning",
     "UnknownMeasureError",
     "UnknownMetricError",
@@ -62,6 +63,10 @@ class ShapeError(ScorekitError):
 
 class ParameterError(ScorekitError):
     """An option has a value the function does not know (``average="mean"``, ``k=0``)."""
+
+
+class StateError(ParameterError):
+    """An accumulator state given to ``from_dict`` is malformed; the message names the field."""
 
 
 class ParseError(ScorekitError):

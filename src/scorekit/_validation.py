@@ -34,7 +34,9 @@ from ._typing import AnyArray, ArrayLike, BoolArray, FloatArray
 
 __all__ = [
     "as_array",
+    "as_numeric",
     "binary_target",
+    "check_count",
     "check_option",
     "check_probabilities",
     "check_same_length",
@@ -44,6 +46,8 @@ __all__ = [
     "finite_rows",
     "labels_1d",
     "nonempty",
+    "random_generator",
+    "reject_non_numbers",
     "scores_1d",
     "scores_2d",
     "take",
@@ -94,18 +98,31 @@ def as_array(x: ArrayLike, name: str) -> AnyArray:
     return arr
 
 
+_NUMBER_TYPES = (bool, int, float, np.number, np.bool_)
+_SEQUENCE_TYPES = (list, tuple, set, frozenset, dict, np.ndarray)
+
+
 def _tidy_object(arr: AnyArray, name: str) -> AnyArray:
-    flat = arr.ravel()
-    n_missing = sum(_is_missing(v) for v in flat)
-    if n_missing:
+    """Numbers → a numeric array, strings → a str array; the whole column is checked.
+
+    One pass collects the set of entry types (``map(type, ...)`` runs at C
+    speed), so a column whose first thousand values are strings and a later
+    one is not is caught as cheaply as a clean one.
+    """
+    values = arr.ravel().tolist()
+    types = set(map(type, values))
+    if any(t.__name__ in _NA_TYPES for t in types) or (
+        float in types and any(v != v for v in values if type(v) is float)
+    ):
+        n_missing = sum(_is_missing(v) for v in values)
         raise NonFiniteError(f"{name} contains {n_missing} missing values (None/NA)")
-    if flat.size and all(isinstance(v, (bool, int, float, np.number, np.bool_)) for v in flat):
-        return np.asarray(flat.tolist()).reshape(arr.shape)
-    if flat.size and all(isinstance(v, str) for v in flat):
+    if values and all(issubclass(t, _NUMBER_TYPES) for t in types):
+        return np.asarray(values).reshape(arr.shape)
+    if values and all(issubclass(t, str) for t in types):
         return arr.astype(str)
-    kinds = {type(v).__name__ for v in flat[:1000]}
-    if any(isinstance(v, str) for v in flat) and len(kinds) > 1:
-        raise LabelError(f"{name} mixes strings and other types ({', '.join(sorted(kinds))})")
+    if any(issubclass(t, str) for t in types):
+        kinds = ", ".join(sorted(t.__name__ for t in types))
+        raise LabelError(f"{name} mixes strings and other types ({kinds})")
     return arr
 
 
@@ -130,18 +147,54 @@ def labels_1d(x: ArrayLike, name: str) -> AnyArray:
     if arr.dtype.kind == "f" and not np.isfinite(arr).all():
         n_bad = int((~np.isfinite(arr)).sum())
         raise NonFiniteError(f"{name} contains {n_bad} NaN or infinite labels")
+    if arr.dtype.kind == "O":
+        sequences = sorted({type(v).__name__ for v in arr if isinstance(v, _SEQUENCE_TYPES)})
+        if sequences:
+            raise ShapeError(
+                f"{name} holds {', '.join(sequences)} entries; pass 1-D labels or a 2-D "
+                "indicator matrix, not an array of sequences"
+            )
     if arr.dtype.kind not in "biufUSO":
-        raise LabelError(f"{name} has unsupported dtype {arr.dtype} for labels")
+        what = _NOT_NUMBERS.get(arr.dtype.kind, "not labels")
+        raise LabelError(f"{name} has unsupported dtype {arr.dtype} ({what}) for labels")
     return arr
 
 
+_NOT_NUMBERS = {"M": "dates", "m": "durations", "c": "complex numbers"}
+
+
+def reject_non_numbers(arr: AnyArray, name: str) -> None:
+    """Raise :class:`ShapeError` for dates, durations (NaT too) and complex numbers.
+
+    NumPy would cast them to float silently (nanoseconds since 1970, the real
+    part); they are never scores, targets or weights.
+
+    >>> reject_non_numbers(np.array([1.0]), "y_score")
+    """
+    what = _NOT_NUMBERS.get(arr.dtype.kind)
+    if what is not None:
+        raise ShapeError(
+            f"{name} has dtype {arr.dtype} ({what}); numbers (int, float or bool) are required"
+        )
+
+
 def _numeric(arr: AnyArray, name: str) -> FloatArray:
+    reject_non_numbers(arr, name)
     if arr.dtype.kind in "biuf":
         return np.asarray(arr, dtype=np.float64)
     try:
         return np.asarray(arr, dtype=np.float64)
     except (TypeError, ValueError):
         raise ShapeError(f"{name} must be numeric, got dtype {arr.dtype}") from None
+
+
+def as_numeric(x: ArrayLike, name: str) -> FloatArray:
+    """A float64 array of any shape; strings, dates, durations and complex numbers raise.
+
+    >>> as_numeric([[1, 2]], "weights").tolist()
+    [[1.0, 2.0]]
+    """
+    return _numeric(as_array(x, name), name)
 
 
 def scores_1d(x: ArrayLike, name: str) -> FloatArray:
@@ -221,6 +274,38 @@ def nonempty(n: int, name: str) -> None:
     """Raise :class:`EmptyInputError` when ``n == 0``."""
     if n == 0:
         raise EmptyInputError(f"{name} is empty; at least one sample is needed")
+
+
+#: Largest count option (bins, resamples) accepted: 10**7 keeps any call to minutes, not years.
+MAX_COUNT = 10**7
+
+
+def check_count(value: Any, name: str, *, lo: int = 1, hi: int = MAX_COUNT) -> int:
+    """An integer option in [lo, hi] (``n_bins``, ``n_resamples``, ``bins``), else ParameterError.
+
+    >>> check_count(10, "n_bins")
+    10
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise ParameterError(f"{name} must be an integer in [{lo}, {hi:_}], got {value!r}")
+    if not lo <= value <= hi:
+        raise ParameterError(f"{name}={value!r} is outside [{lo}, {hi:_}]")
+    return int(value)
+
+
+def random_generator(seed: Any, name: str = "seed") -> np.random.Generator:
+    """``numpy.random.default_rng(seed)`` for None, an integer >= 0 or a Generator; else ParameterError.
+
+    >>> int(random_generator(0).integers(10)) == int(random_generator(0).integers(10))
+    True
+    """
+    if isinstance(seed, np.random.Generator):
+        return seed
+    if seed is not None and (
+        isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or seed < 0
+    ):
+        raise ParameterError(f"{name}={seed!r} must be None, an integer >= 0 or a numpy Generator")
+    return np.random.default_rng(seed)
 
 
 def check_option(value: Any, name: str, allowed: Iterable[Any]) -> None:
@@ -364,6 +449,11 @@ def binary_target(
             )
         pos_label = 1
     elif (classes.dtype.kind in "USO") != isinstance(pos_label, str) and classes.size:
+        raise LabelError(
+            f"pos_label={pos_label!r} is not one of the labels of {name} ({_show(classes)})"
+        )
+    elif classes.size == 2 and pos_label not in classes.tolist():
+        # two classes and neither is positive: scikit-learn raises too
         raise LabelError(
             f"pos_label={pos_label!r} is not one of the labels of {name} ({_show(classes)})"
         )

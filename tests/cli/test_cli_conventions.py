@@ -119,11 +119,11 @@ def test_help_lists_the_convention_flags(capsys):
     ("flags", "message"),
     [
         (["--gain", "0=0,1=high"], "--gain '0=0,1=high': expected GRADE=GAIN pairs"),
-        (["--gain", "log"], "gain='log' is not one of"),
+        (["--gain", "log"], "--gain 'log' is not one of"),
         (["--gain", "0=0"], r"no entry for grade\(s\) 1, 2"),
         (["--missing-queries", "error"], "the run has no documents for 1 qrels query: 'q3'"),
-        (["-c", "--missing-queries", "ignore"], "all_queries=True means missing_queries='zero'"),
-        (["--ties", "average", "-m", "bpref"], "ties='average' has no closed form for bpref"),
+        (["-c", "--missing-queries", "ignore"], "-c means --missing-queries 'zero'"),
+        (["--ties", "average", "-m", "bpref"], "--ties 'average' has no closed form for bpref"),
         (["--ties", "shuffle"], "argument --ties: invalid choice"),
     ],
 )

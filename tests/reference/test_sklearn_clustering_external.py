@@ -92,8 +92,9 @@ def _ill_conditioned(t, p, average_method):
     n = int(a.sum())
     mean_h = _generalized_average(_entropy_of_counts(a), _entropy_of_counts(b), average_method)
     emi = _expected_mutual_info(a, b, n)
+    same_partition = np.count_nonzero(a) == np.count_nonzero(b) == np.count_nonzero(s.counts)
     return abs(mean_h - emi) <= 1e-10 * max(1.0, mean_h) and not (
-        np.count_nonzero(a) == 1 or np.count_nonzero(b) == 1
+        np.count_nonzero(a) == 1 or np.count_nonzero(b) == 1 or same_partition
     )
 
 

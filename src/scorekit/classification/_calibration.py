@@ -14,9 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from .._errors import ParameterError
 from .._typing import ArrayLike, BoolArray, FloatArray
-from .._validation import check_option, check_probabilities
+from .._validation import check_count, check_option, check_probabilities
 from ._curves import _binary_inputs
 
 __all__ = ["calibration_curve", "expected_calibration_error"]
@@ -75,8 +74,7 @@ def _binned(
     pos_label: Any,
     nan_policy: str,
 ) -> CalibrationBins:
-    if isinstance(n_bins, bool) or not isinstance(n_bins, (int, np.integer)) or n_bins < 1:
-        raise ParameterError(f"n_bins must be an integer >= 1, got {n_bins!r}")
+    n_bins = check_count(n_bins, "n_bins")
     check_option(strategy, "strategy", ("uniform", "quantile"))
     y, p, _ = _binary_inputs(y_true, y_prob, None, pos_label, nan_policy, "y_prob")
     check_probabilities(p, "y_prob")

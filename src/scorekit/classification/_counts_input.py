@@ -156,6 +156,8 @@ def _indicators(a: AnyArray, b: AnyArray, names: tuple[str, str]) -> tuple[BoolA
         raise ShapeError(f"{name_t} has {a.shape[1]} label columns but {name_p} has {b.shape[1]}")
     if a.shape[0] == 0:
         raise EmptyInputError(f"{name_t} is empty; at least one sample is needed")
+    if a.shape[1] == 0:
+        raise ShapeError(f"{name_t} and {name_p} have no label columns (shape {a.shape})")
     for arr, name in ((a, name_t), (b, name_p)):
         if arr.dtype.kind != "b" and np.any((arr != 0) & (arr != 1)):
             raise ShapeError(

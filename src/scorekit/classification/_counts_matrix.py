@@ -259,7 +259,7 @@ def matthews_corrcoef(
 def hamming_loss(
     y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None
 ) -> float:
-    """Share of wrong labels: 1 − accuracy for 1-D labels, wrong cells / (n × L) for multilabel.
+    """Share of wrong labels: wrong samples / n for 1-D labels, wrong cells / (n × L) for multilabel.
 
     As :func:`sklearn.metrics.hamming_loss`.
 

@@ -473,11 +473,11 @@ def _kappa_from_counts(c: ClassCounts, *, replace_undefined_by: float = float("n
 
 
 def _hamming_from_counts(c: ClassCounts, *, n_outputs: int = 1) -> float:
-    """Share of wrong labels: 1 − accuracy for 1-D labels; (fp + fn) / (n × L) for multilabel."""
+    """Share of wrong labels: Σ fp / n for 1-D labels; (fp + fn) / (n × L) for multilabel."""
     if c.total == 0:
         return undefined("hamming_loss", "the sample weights sum to zero")
-    if n_outputs == 1:
-        return 1.0 - float(np.sum(c.tp)) / float(c.total)
+    if n_outputs == 1:  # directly: each wrong sample is a false positive of its predicted class
+        return float(np.sum(c.fp)) / float(c.total)
     wrong = float(np.sum(c.fp)) + float(np.sum(c.fn))
     return wrong / (n_outputs * float(c.total))
 

@@ -395,13 +395,13 @@ def average_precision(
     y = as_array(y_true, "y_true")
     score = as_array(y_score, "y_score")
     if y.ndim == 2 and y.shape[1] > 1:
+        _fixed_pos_label(pos_label, "multilabel-indicator")
         y, s, w = _score_matrix(score, y, nan_policy, sample_weight)
         return _average_labels(_binary_ap, _indicator(y, s), s, w, average)
     y = labels_1d(y, "y_true")
     classes = distinct(y)
     if classes.size > 2:
-        if pos_label is not None:
-            raise ParameterError("pos_label is not used with a multiclass y_true; leave it None")
+        _fixed_pos_label(pos_label, "multiclass")
         if score.ndim != 2 or score.shape[1] != classes.size:
             raise ShapeError(
                 f"y_true has {classes.size} classes, so y_score must have shape "
@@ -412,6 +412,17 @@ def average_precision(
         return _average_labels(_binary_ap, onehot, s, w, average)
     y_pos, s, w = _binary_inputs(y, score, sample_weight, pos_label, nan_policy, classes=classes)
     return _binary_ap(y_pos, s, w)
+
+
+def _fixed_pos_label(pos_label: Any, kind: str) -> None:
+    """scikit-learn's rule: ``pos_label`` is 1 (or left None) for a multilabel or multiclass y_true."""
+    if pos_label is not None and not (
+        isinstance(pos_label, (int, float, np.number)) and pos_label == 1
+    ):
+        raise ParameterError(
+            f"pos_label={pos_label!r}: the positive label is fixed to 1 for a {kind} y_true; "
+            "leave pos_label None"
+        )
 
 
 def _binary_curve(

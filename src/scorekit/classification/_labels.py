@@ -6,7 +6,7 @@ import numpy as np
 
 from .._errors import LabelError
 from .._typing import AnyArray, ArrayLike, IntArray
-from .._validation import as_array
+from .._validation import as_array, labels_1d
 
 __all__: list[str] = []
 
@@ -34,7 +34,7 @@ def given_labels(labels: ArrayLike | None, name: str = "labels") -> AnyArray | N
     """
     if labels is None:
         return None
-    arr = as_array(labels, name).ravel()
+    arr = labels_1d(as_array(labels, name).ravel(), name)
     if arr.size == 0:
         raise LabelError(f"{name} is empty; pass at least one label or None")
     if np.unique(arr).size != arr.size:

@@ -24,6 +24,7 @@ from .._codes import distinct
 from .._errors import LabelError, ParameterError, ProbabilityRangeError, ShapeError
 from .._typing import AnyArray, ArrayLike, BoolArray, FloatArray, IntArray
 from .._validation import (
+    as_array,
     check_probabilities,
     check_weight_total,
     checked_rows,
@@ -32,6 +33,7 @@ from .._validation import (
     undefined,
     zero_weight_error,
 )
+from ._counts_input import _indicators, _integral
 from ._curve_kernel import CurveState
 from ._curves import _positives
 from ._labels import encode, given_labels
@@ -179,13 +181,48 @@ def _prob_inputs(
 
     With ``probabilities``, values outside [0, 1] raise.
     """
-    y = labels_1d(y_true, "y_true")
+    y = _integral(labels_1d(y_true, "y_true"), "y_true")  # continuous: swapped arguments?
     p = scores_2d(y_prob, name)
     y, p, w = checked_rows(nan_policy, sample_weight, (name,), y_true=y, **{name: p})
     check_weight_total(w)
     if probabilities:
         check_probabilities(p, name)
     return y, p, w
+
+
+def _indicator_target(y_true: ArrayLike) -> AnyArray | None:
+    """``y_true`` as an array when it is 2-D with several columns (one-hot or multilabel), else None."""
+    y = as_array(y_true, "y_true")
+    return y if y.ndim == 2 and y.shape[1] > 1 else None
+
+
+def _indicator_inputs(
+    y: AnyArray,
+    y_prob: ArrayLike,
+    sample_weight: ArrayLike | None,
+    nan_policy: str,
+    labels: ArrayLike | None,
+) -> tuple[FloatArray, FloatArray, FloatArray | None]:
+    """A 0/1 indicator ``y_true`` (scikit-learn's binarised target) and probabilities of its shape.
+
+    One column of ``y_prob`` against two indicator columns is the second
+    column's probability, as in scikit-learn.
+    """
+    p = scores_2d(y_prob, "y_prob")
+    if p.shape[1] == 1 and y.shape[1] == 2:
+        p = np.concatenate([1 - p, p], axis=1)
+    t, _ = _indicators(y, np.zeros((y.shape[0], y.shape[1]), dtype=bool), ("y_true", "y_true"))
+    if p.shape[1] != t.shape[1]:
+        raise ShapeError(f"y_true has {t.shape[1]} indicator columns but y_prob has {p.shape[1]}")
+    if labels is not None and np.asarray(labels).size != t.shape[1]:
+        raise LabelError(
+            f"labels has {np.asarray(labels).size} entries but y_true has {t.shape[1]} columns"
+        )
+    t, p, w = checked_rows(nan_policy, sample_weight, ("y_prob",), y_true=t, y_prob=p)
+    check_weight_total(w)
+    check_probabilities(p, "y_prob")
+    _check_rows_sum_to_one(p, "y_prob")
+    return t.astype(np.float64), p, w
 
 
 def _sorted_labels(labels: ArrayLike | None, y: AnyArray, name: str = "labels") -> AnyArray:
@@ -264,7 +301,9 @@ def log_loss(
     Probabilities are clipped to [eps, 1 − eps] (eps = 2.2e-16, float64) and
     not renormalised, as scikit-learn 1.9 does. A 1-D ``y_prob`` is the
     probability of the larger of two classes; a matrix has one column per
-    sorted class (``labels=`` names them, sorted). Differs from scikit-learn:
+    sorted class (``labels=`` names them, sorted); a 2-D 0/1 ``y_true``
+    (one-hot or multilabel indicator) gives −Σ_k y_ik log p_ik per row, as
+    scikit-learn. A continuous ``y_true`` raises. Differs from scikit-learn:
     values outside [0, 1] and rows not summing to 1 (tolerance √eps) raise
     ``ProbabilityRangeError`` (scikit-learn warns on the latter). Binary,
     with unit or integer weights: each row's loss is truncated to a multiple
@@ -278,6 +317,10 @@ def log_loss(
     >>> round(log_loss([1, 0], [0.9, 0.2]), 4)
     0.1643
     """
+    indicator = _indicator_target(y_true)
+    if indicator is not None:  # one-hot or multilabel: -Σ_k y_ik log p_ik, as scikit-learn
+        t, p, w = _indicator_inputs(indicator, y_prob, sample_weight, nan_policy, labels)
+        return _mean_loss(-(t * _log_clipped(p.copy())).sum(axis=1), w, normalize)
     y, p, w = _prob_inputs(y_true, y_prob, sample_weight, nan_policy, probabilities=True)
     classes, target = _class_probabilities(y, p, labels, "y_prob")
     if target is not None:
@@ -305,7 +348,8 @@ def brier_score(
     As scikit-learn's ``brier_score_loss``: a 1-D ``y_prob`` is the probability
     of the positive class (``pos_label``; labels {0, 1}, {-1, 1} or bool
     without it) and the sum runs over both classes; a matrix has one column
-    per sorted class (``labels=``) and its rows must sum to 1. ``c`` is ½ when
+    per sorted class (``labels=``) and its rows must sum to 1; ``y_true`` may
+    be a 2-D 0/1 indicator (one-hot or multilabel). ``c`` is ½ when
     ``scale_by_half`` is True (``"auto"``: fewer than 3 columns), so the binary
     score is the classic mean of (y − p)².
 
@@ -318,6 +362,11 @@ def brier_score(
     """
     if scale_by_half not in (True, False, "auto"):
         raise ParameterError(f"scale_by_half={scale_by_half!r} is not one of True, False, 'auto'")
+    indicator = _indicator_target(y_true)
+    if indicator is not None:  # one-hot or multilabel indicator, as scikit-learn
+        t, p, w = _indicator_inputs(indicator, y_prob, sample_weight, nan_policy, labels)
+        half = p.shape[1] < 3 if scale_by_half == "auto" else bool(scale_by_half)
+        return _mean_loss(((t - p) ** 2).sum(axis=1), w) * (0.5 if half else 1.0)
     y, p, w = _prob_inputs(y_true, y_prob, sample_weight, nan_policy, probabilities=True)
     half = p.shape[1] < 3 if scale_by_half == "auto" else bool(scale_by_half)
     if p.shape[1] == 1:

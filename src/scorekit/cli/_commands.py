@@ -21,7 +21,8 @@ from typing import Any, NoReturn
 from .. import __version__
 from .._catalog import FAMILIES
 from .._errors import ParameterError, ScorekitError
-from ._format import OUTPUT_FORMATS
+from ._flags import in_flags
+from ._format import OUTPUT_FORMATS, safe_text
 from ._io import FORMATS
 
 __all__ = ["build_parser", "run"]
@@ -381,7 +382,7 @@ def _warning_line(
     file: Any = None,
     line: str | None = None,
 ) -> None:
-    text = " ".join(str(message).split())
+    text = safe_text(" ".join(str(message).split()))
     sys.stderr.write(f"scorekit: warning: {text}\n")
 
 
@@ -389,16 +390,29 @@ def _one_line(exc: BaseException) -> str:
     text = " ".join(str(exc).split())
     if isinstance(exc, OSError) and exc.strerror and exc.filename:
         text = f"{exc.filename}: {exc.strerror.lower()}"
-    return text or type(exc).__name__
+    return safe_text(text) or type(exc).__name__  # messages quote data: no escape sequences
 
 
 def run(argv: list[str]) -> int:
-    """Run the command line with ``argv`` (without the program name); return the exit code."""
-    parser = build_parser()
-    previous = warnings.showwarning
-    warnings.showwarning = _warning_line
+    """Run the command line with ``argv`` (without the program name); return the exit code.
+
+    Warnings are shown as one ``scorekit: warning:`` line each, whatever filters
+    the caller has installed (an embedding program's "error" filter included):
+    the command decides how they are shown, and restores the caller's on return.
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter("default")
+        warnings.showwarning = _warning_line
+        return _run(argv)
+
+
+def _run(argv: list[str]) -> int:
+    parser: argparse.ArgumentParser | None = None
+    command: str | None = None
     try:
+        parser = build_parser()
         args = parser.parse_args(argv)
+        command = getattr(args, "command", None)
         from ._run import dispatch
 
         return dispatch(args)
@@ -408,7 +422,8 @@ def run(argv: list[str]) -> int:
         _silence_stdout()
         return 0
     except (UsageError, ScorekitError, OSError, ValueError) as exc:
-        _error(_one_line(exc))
+        text = _one_line(exc)
+        _error(text if parser is None else in_flags(text, parser, command))
         return 2
     except KeyboardInterrupt:
         _error("interrupted")
@@ -420,8 +435,6 @@ def run(argv: list[str]) -> int:
             f"internal error: {type(exc).__name__}: {_one_line(exc)} (SCOREKIT_DEBUG=1 shows the traceback)"
         )
         return 1
-    finally:
-        warnings.showwarning = previous
 
 
 def _silence_stdout() -> None:

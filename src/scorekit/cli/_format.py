@@ -1,9 +1,16 @@
-"""Output formats of the command: table (rich), json, csv, markdown, latex.
+r"""Output formats of the command: table (rich), json, csv, markdown, latex.
 
 Every command hands over a header, rows and a JSON-ready object; this module
 only lays them out. ``table`` is drawn by rich (imported here, never by
 ``import scorekit``); the other formats are plain text for files and pipes.
 JSON has no NaN: undefined values are ``null``.
+
+Strings that come from data (labels, query ids, column names) are made safe
+for where they go: control characters (ANSI/OSC escape sequences included)
+never reach a terminal — they are shown escaped (``\x1b``) — and a CSV or
+Markdown cell that starts with ``=``, ``+``, ``-``, ``@``, a tab or a carriage
+return gets a leading ``'`` so a spreadsheet does not run it as a formula
+(OWASP's advice for CSV injection; numbers such as -0.5 are left alone).
 """
 
 from __future__ import annotations
@@ -11,6 +18,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -26,6 +34,8 @@ __all__ = [
     "metrics_json_flat",
     "metrics_rows",
     "render",
+    "safe_text",
+    "spreadsheet_safe",
     "to_csv",
     "to_json",
     "to_latex",
@@ -104,6 +114,29 @@ def to_json(obj: Any) -> str:
     return json.dumps(_jsonable(obj), indent=2, allow_nan=False)
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+_CONTROL_BUT_LINES = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def safe_text(text: str) -> str:
+    r"""``text`` with every control character shown escaped (no escape sequence reaches a terminal).
+
+    >>> safe_text("a\x1b[31mb")
+    'a\\x1b[31mb'
+    """
+    return _CONTROL.sub(lambda m: repr(m.group())[1:-1], text)
+
+
+def spreadsheet_safe(text: str) -> str:
+    """A data string for a CSV or Markdown cell: a leading ``'`` when it could start a formula.
+
+    >>> spreadsheet_safe("=1+1"), spreadsheet_safe("-x"), spreadsheet_safe("ok")
+    ("'=1+1", "'-x", 'ok')
+    """
+    return "'" + text if text.startswith(_FORMULA_START) else text
+
+
 def _csv_value(value: Any) -> str:
     if value is None:
         return ""
@@ -113,7 +146,10 @@ def _csv_value(value: Any) -> str:
         return repr(float(value))
     if isinstance(value, np.integer):
         return str(int(value))
-    return str(value)
+    if isinstance(value, int):
+        return str(value)
+    text = _CONTROL_BUT_LINES.sub(lambda m: repr(m.group())[1:-1], str(value))
+    return spreadsheet_safe(text)
 
 
 def to_csv(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
@@ -125,7 +161,7 @@ def to_csv(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     """
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(header)
+    writer.writerow([_csv_value(h) for h in header])
     writer.writerows([[_csv_value(v) for v in row] for row in rows])
     return buf.getvalue()
 
@@ -137,7 +173,13 @@ def _is_number(value: Any) -> bool:
 
 
 def _md_escape(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+    text = safe_text(text.replace("\n", " "))
+    return text.replace("\\", "\\\\").replace("|", "\\|")
+
+
+def _md_cell(value: Any) -> str:
+    text = _md_escape(format_value(value))
+    return text if _is_number(value) else spreadsheet_safe(text)
 
 
 def to_markdown(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
@@ -156,7 +198,7 @@ def to_markdown(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
         "| " + " | ".join(_md_escape(str(h)) for h in header) + " |",
         "|" + "|".join("--:" if n else ":--" for n in numeric) + "|",
     ]
-    lines += ["| " + " | ".join(_md_escape(format_value(v)) for v in row) + " |" for row in rows]
+    lines += ["| " + " | ".join(_md_cell(v) for v in row) + " |" for row in rows]
     return "\n".join(lines) + "\n"
 
 
@@ -180,7 +222,7 @@ def latex_escape(text: str) -> str:
     >>> latex_escape("roc_auc & 50%")
     'roc\\_auc \\& 50\\%'
     """
-    return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in text)
+    return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in safe_text(text))
 
 
 def to_latex(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
@@ -215,10 +257,18 @@ def rich_table(
 ) -> Any:
     """A rich ``Table`` (numbers right-aligned)."""
     rt = require("rich.table", "cli")
-    table = rt.Table(title=title, title_justify="left", title_style="bold", header_style="bold")
+    # titles and headers hold column names from the data: Text, never markup
+    table = rt.Table(
+        title=None if title is None else _rich_text(title),
+        title_justify="left",
+        title_style="bold",
+        header_style="bold",
+    )
     for k, name in enumerate(header):
         numeric = bool(rows) and all(_is_number(r[k]) or r[k] is None for r in rows)
-        table.add_column(str(name), justify="right" if numeric else "left", overflow="fold")
+        table.add_column(
+            _rich_text(str(name)), justify="right" if numeric else "left", overflow="fold"
+        )
     for row in rows:
         table.add_row(*(_rich_text(v) for v in row))
     return table
@@ -226,7 +276,8 @@ def rich_table(
 
 def _rich_text(value: Any) -> Any:
     text = require("rich.text", "cli")
-    return text.Text(format_value(value))  # Text: no markup is interpreted in user strings
+    # Text: no markup is interpreted in user strings; control characters shown escaped
+    return text.Text(safe_text(format_value(value)))
 
 
 def print_table(

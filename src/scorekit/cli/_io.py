@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from .._errors import ParameterError, ParseError
-from .._formats import FORMATS, detect_format
+from .._formats import FORMATS, detect_format, file_errors
 from .._optional import require
 from .._typing import AnyArray, FloatArray
 
@@ -87,9 +87,21 @@ class Frame:
 
     def labels(self, name: str, option: str) -> AnyArray:
         """A column of labels (ints, bools or strings) as a NumPy array."""
+        pa = require("pyarrow", "io")
         col = self._chunked(name, option)
-        arr = np.asarray(col.to_numpy())
+        if pa.types.is_binary(col.type) or pa.types.is_large_binary(col.type):
+            self._not_utf8(col, name)  # pyarrow reads text that is not UTF-8 as bytes
+        arr = np.asarray(self._to_numpy(col, name))
         return arr.astype(str) if arr.dtype.kind == "O" else arr
+
+    def _to_numpy(self, col: Any, name: str) -> Any:
+        """``col.to_numpy``; a string column holding bytes that are not UTF-8 names its line."""
+        pa = require("pyarrow", "io")
+        try:
+            return col.to_numpy(zero_copy_only=False)
+        except pa.ArrowException:
+            self._not_utf8(col.cast(pa.binary()), name)
+            raise
 
     def numbers(self, name: str, option: str) -> FloatArray:
         """A numeric column as float64; a value that is not a number names its line."""
@@ -99,7 +111,7 @@ class Frame:
             return np.asarray(col.to_numpy(), dtype=np.float64)
         if pa.types.is_boolean(col.type):
             return np.asarray(col.to_numpy(), dtype=np.float64)
-        values = col.to_numpy(zero_copy_only=False)
+        values = self._to_numpy(col, name)
         for i, v in enumerate(values.tolist()):
             try:
                 float(v)
@@ -108,6 +120,18 @@ class Frame:
                     f"{self._where(i)}: column {name!r} has {str(v)[:40]!r}, not a number"
                 ) from None
         return np.asarray(values, dtype=np.float64)
+
+    def _not_utf8(self, col: Any, name: str) -> None:
+        """Raise naming the first line whose value in ``col`` is not UTF-8."""
+        for i, v in enumerate(col.to_pylist()):
+            try:
+                v.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise ParseError(
+                    f"{self._where(i)}: column {name!r} is not UTF-8 text "
+                    f"(byte {v[exc.start : exc.start + 1]!r}); re-encode the file as UTF-8"
+                ) from None
+        raise ParseError(f"{self.path}: column {name!r} holds binary values, not text")
 
     def _where(self, row: int) -> str:
         """``file:line`` of data row ``row`` (0-based), or ``file: row N`` for Parquet."""
@@ -120,6 +144,7 @@ class Frame:
 
 
 def _csv_line_of_row(path: str, delimiter: str, row: int) -> int:
+    csv.field_size_limit(_MAX_BLOCK_SIZE)
     with _open_text(path) as f:
         reader = csv.reader(f, delimiter=delimiter)
         seen = -1  # the header is row -1
@@ -144,6 +169,7 @@ def _jsonl_line_of_row(path: str, row: int) -> int:
 
 
 def _locate_csv_problem(path: str, delimiter: str) -> str | None:
+    csv.field_size_limit(_MAX_BLOCK_SIZE)  # long fields are valid; pyarrow reads them too
     with _open_text(path) as f:
         reader = csv.reader(f, delimiter=delimiter)
         header: list[str] | None = None
@@ -177,6 +203,11 @@ def _locate_jsonl_problem(path: str) -> str | None:
     return None
 
 
+#: pyarrow's CSV block: its default (1 MiB) first, larger when a field does not fit.
+_BLOCK_SIZE = 1 << 20
+_MAX_BLOCK_SIZE = (1 << 31) - 1
+
+
 def _arrow_message(exc: Exception) -> str:
     return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
 
@@ -186,14 +217,24 @@ def _read_csv(path: str, fmt: str, columns: Sequence[str] | None) -> tuple[Any, 
     pa = require("pyarrow", "io")
     delimiter = "\t" if fmt == "tsv" else ","
     parse = pv.ParseOptions(delimiter=delimiter)
-    try:
-        names = pv.open_csv(path, parse_options=parse).schema.names
-        keep = [c for c in columns if c in names] if columns is not None else None
-        convert = pv.ConvertOptions(include_columns=keep) if keep else None
-        return pv.read_csv(path, parse_options=parse, convert_options=convert), list(names)
-    except pa.ArrowInvalid as exc:
-        located = _locate_csv_problem(path, delimiter)
-        raise ParseError(located or f"{path}: {_arrow_message(exc)}") from None
+    block = _BLOCK_SIZE
+    while True:
+        read = pv.ReadOptions(block_size=block)
+        try:
+            names = pv.open_csv(path, read_options=read, parse_options=parse).schema.names
+            keep = [c for c in columns if c in names] if columns is not None else None
+            convert = pv.ConvertOptions(include_columns=keep) if keep else None
+            table = pv.read_csv(
+                path, read_options=read, parse_options=parse, convert_options=convert
+            )
+            return table, list(names)
+        except pa.ArrowInvalid as exc:
+            # a field (or row) longer than a block: read again with blocks as large as the file
+            if "straddl" in str(exc) and block < _MAX_BLOCK_SIZE:
+                block = min(_MAX_BLOCK_SIZE, max(4 * block, os.path.getsize(path) + 1))
+                continue
+            located = _locate_csv_problem(path, delimiter)
+            raise ParseError(located or f"{path}: {_arrow_message(exc)}") from None
 
 
 def _read_jsonl(path: str) -> Any:
@@ -218,19 +259,29 @@ def _read_parquet(path: str, columns: Sequence[str] | None) -> tuple[Any, list[s
 
 
 def read_frame(path: str, fmt: str, columns: Sequence[str] | None = None) -> Frame:
-    """Read a table file; ``columns`` limits what is loaded (unknown names are reported later)."""
+    """Read a table file; ``columns`` limits what is loaded (unknown names are reported later).
+
+    A column asked for twice is read once; a file without data rows raises.
+    """
     _check_exists(path)
+    if columns is not None:
+        columns = list(dict.fromkeys(columns))
     if fmt in ("csv", "tsv"):
-        table, names = _read_csv(path, fmt, columns)
+        with file_errors(path):
+            table, names = _read_csv(path, fmt, columns)
     elif fmt == "jsonl":
-        table = _read_jsonl(path)
-        names = list(table.column_names)
+        with file_errors(path):
+            table = _read_jsonl(path)
+            names = list(table.column_names)
     elif fmt == "parquet":
-        table, names = _read_parquet(path, columns)
+        with file_errors(path):
+            table, names = _read_parquet(path, columns)
     else:
         raise ParameterError(
             f"{path}: the {fmt} format holds rankings; this command reads csv, tsv, parquet or jsonl"
         )
+    if table.num_rows == 0:
+        raise ParseError(f"{path} has no data rows (only {'a header' if names else 'nothing'})")
     return Frame(path, fmt, table, names)
 
 

@@ -222,7 +222,9 @@ def _emi_terms(
 
 def _ami_from_contingency(s: ContingencyState, average_method: str = "arithmetic") -> float:
     n_classes, n_clusters = _n_clusters(s)
-    if n_classes == n_clusters == 1:
+    if n_classes == n_clusters == int(np.count_nonzero(s.counts)):
+        # the same partition (one cluster each, all singletons, ...): 1 as scikit-learn, even
+        # where every labelling with these sizes is that partition and the ratio would be 0/0
         return 1.0
     if n_classes == 1 or n_clusters == 1:
         return 0.0
@@ -355,10 +357,12 @@ def adjusted_mutual_info(
 
     :math:`E[\mathrm{MI}]` is the expectation under the hypergeometric model
     (random labelings with the same cluster sizes). Special cases follow
-    ``adjusted_mutual_info_score``: 1.0 when both labelings have one cluster,
-    0.0 when exactly one does. When E[MI] equals the normalizer up to rounding
-    (one labelling all singletons with ``"min"``, or both all singletons) AMI is 0/0: scorekit warns (:class:`UndefinedMetricWarning`) and
-    returns ``nan``, where scikit-learn divides rounding noise by machine epsilon.
+    ``adjusted_mutual_info_score``: 1.0 when the two labelings are the same
+    partition (both one cluster, both all singletons, ...), 0.0 when exactly
+    one has one cluster. When E[MI] equals the normalizer up to rounding for
+    two different partitions (one labelling all singletons with ``"min"``) AMI
+    is really 0/0: scorekit warns (:class:`UndefinedMetricWarning`) and returns
+    ``nan``, where scikit-learn divides rounding noise by machine epsilon.
     The expectation skips hypergeometric tail terms whose total is below 1e-17 nats.
 
     Examples
@@ -367,6 +371,8 @@ def adjusted_mutual_info(
     1.0
     >>> adjusted_mutual_info([0, 0, 0, 0], [0, 1, 2, 3])
     0.0
+    >>> adjusted_mutual_info([0, 1, 2], ["c", "b", "a"])  # all singletons: the same partition
+    1.0
     """
     _check_average(average_method)
     return _ami_from_contingency(_state_of(labels_true, labels_pred), average_method)

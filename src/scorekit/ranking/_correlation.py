@@ -17,7 +17,7 @@ import numpy as np
 from .._errors import LengthMismatchError, NegativeWeightError, NonFiniteError, ShapeError
 from .._typing import ArrayLike, FloatArray, IntArray
 from .._validation import (
-    as_array,
+    as_numeric,
     check_same_length,
     finite_rows,
     nonempty,
@@ -192,7 +192,7 @@ def _block_pairs(start: int, stop: int, n: int) -> tuple[IntArray, IntArray]:
 
 
 def _weight_matrix(weights: ArrayLike, n: int) -> FloatArray:
-    w = np.asarray(as_array(weights, "weights"), dtype=np.float64)
+    w = as_numeric(weights, "weights")
     if w.shape != (n, n):
         raise ShapeError(
             f"weights must be a callable or an n×n array with n = {n}; got shape {w.shape}"
@@ -202,7 +202,7 @@ def _weight_matrix(weights: ArrayLike, n: int) -> FloatArray:
 
 
 def _call_weights(fn: Callable[[IntArray, IntArray], Any], u: IntArray, v: IntArray) -> FloatArray:
-    w = np.asarray(fn(u, v), dtype=np.float64)
+    w = as_numeric(fn(u, v), "weights(u, v)")
     if w.shape != u.shape:
         w = np.broadcast_to(w, u.shape) if w.ndim == 0 else w
     if w.shape != u.shape:

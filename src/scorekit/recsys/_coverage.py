@@ -83,8 +83,13 @@ def catalog_coverage(recommended_lists: ArrayLike, catalog_size: int) -> float:
     return n_distinct / int(catalog_size)
 
 
+def _listed(x: Any) -> Any:
+    """A Python set (the natural type of "a set of items") as a list; anything else as is."""
+    return list(x) if isinstance(x, (set, frozenset)) else x
+
+
 def _item_sets(**named: ArrayLike) -> dict[str, AnyArray]:
-    sets = {name: np.unique(labels_1d(x, name)) for name, x in named.items()}
+    sets = {name: np.unique(labels_1d(_listed(x), name)) for name, x in named.items()}
     kinds = {name: a.dtype.kind in "USO" for name, a in sets.items() if a.size}
     if len(set(kinds.values())) > 1:
         text = [n for n, k in kinds.items() if k]

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from .._catalog import MetricInfo, select
-from .._errors import ScorekitError
+from .._errors import ParameterError, ScorekitError
 from .._typing import AnyArray, FloatArray
 from .._validation import binary_target, check_same_length, labels_1d, scores_1d, scores_2d
 from ..classification import calibration_curve
@@ -88,6 +88,10 @@ def _binary_scores_section(
     states: dict[str, Any] = {"BinaryCurve": curve}
     notes = []
     y_hat = None
+    if threshold is not None and not (
+        isinstance(threshold, (int, float, np.number)) and np.isfinite(threshold)
+    ):
+        raise ParameterError(f"threshold={threshold!r} must be a finite number")
     cut = 0.5 if threshold is None else float(threshold)
     if thresholded:
         y_hat = (s >= cut).astype(np.int64)

@@ -28,6 +28,7 @@ from .._validation import (
     check_option,
     check_same_length,
     nonempty,
+    random_generator,
     scores_1d,
     type_of_target,
     undefined,
@@ -97,7 +98,7 @@ def bootstrap_ci(
             raise ParameterError(f"arrays[{i}] is a scalar; one entry per row is needed")
     n = check_same_length(**{f"arrays[{i}]": x for i, x in enumerate(data)})
     nonempty(n, "arrays[0]")
-    rng = np.random.default_rng(seed)
+    rng = random_generator(seed)
     alpha = 1.0 - float(confidence)
     fast = _auc_inputs(metric, data, metric_kwargs)
     if fast is not None:

@@ -18,7 +18,15 @@ import numpy as np
 
 from .._errors import EmptyInputError, ParameterError
 from .._typing import ArrayLike, FloatArray
-from .._validation import check_option, check_same_length, finite_rows, scores_1d, take
+from .._validation import (
+    check_count,
+    check_option,
+    check_same_length,
+    finite_rows,
+    random_generator,
+    scores_1d,
+    take,
+)
 
 __all__ = ["PairedTestResult", "paired_test"]
 
@@ -123,9 +131,9 @@ def paired_test(
     elif test == "sign":
         stat, p = _sign_test(d)
     elif test == "randomization":
-        stat, p = _randomization_test(d, n_resamples, np.random.default_rng(seed))
+        stat, p = _randomization_test(d, n_resamples, random_generator(seed))
     else:
-        stat, p, lo, hi = _bootstrap_test(d, n_resamples, np.random.default_rng(seed), alpha)
+        stat, p, lo, hi = _bootstrap_test(d, n_resamples, random_generator(seed), alpha)
     mean_d = float(np.mean(d))
     return PairedTestResult(
         test=test,
@@ -148,9 +156,7 @@ def _check_alpha(alpha: float) -> None:
 
 
 def _check_resamples(n_resamples: int) -> int:
-    if isinstance(n_resamples, bool) or int(n_resamples) != n_resamples or n_resamples < 1:
-        raise ParameterError(f"n_resamples={n_resamples!r} must be a positive integer")
-    return int(n_resamples)
+    return check_count(n_resamples, "n_resamples")
 
 
 def _ratio(num: float, den: float) -> float:

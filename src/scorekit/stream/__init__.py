@@ -7,7 +7,11 @@ with the positional arguments of the one-shot function (and
 returns self, the metric methods are named like the one-shot functions
 (``acc.roc_auc()``, ``acc.f1(average="macro")``, ``acc.r2()``), and
 accumulators pickle and round-trip through ``to_dict()`` /
-``Cls.from_dict(d)`` (a JSON-safe dict). :func:`consume` feeds an iterable
+``Cls.from_dict(d)`` (a JSON-safe dict). ``from_dict`` checks every field
+(types, shapes, dtypes, order, signs, sizes, consistency) and raises
+:class:`~scorekit.StateError` naming the field: it is the exchange format for
+states from elsewhere. Unpickling runs arbitrary code: never unpickle an
+accumulator from an untrusted source. :func:`consume` feeds an iterable
 of chunks, calling a progress hook after each if given, and :func:`read_chunks`
 reads a CSV, TSV, Parquet or JSON-lines file chunk by chunk for it::
 

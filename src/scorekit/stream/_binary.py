@@ -16,7 +16,7 @@ import numpy as np
 from .._codes import distinct
 from .._errors import EmptyInputError, LabelError, ParameterError
 from .._typing import AnyArray, ArrayLike, FloatArray
-from .._validation import check_option, check_probabilities, labels_1d, undefined
+from .._validation import check_count, check_option, check_probabilities, labels_1d, undefined
 from ..classification._curve_kernel import (
     CurveState,
     _ap_from_curve,
@@ -49,15 +49,9 @@ from ..classification._thresholds import (
     _threshold_table_from_curve,
     _threshold_values,
 )
-from ._base import (
-    Accumulator,
-    decode_array,
-    decode_float,
-    encode_array,
-    encode_float,
-    plain,
-)
+from ._base import Accumulator, encode_array, encode_float, plain
 from ._labels import check_binary_classes, empty_chunk, union_classes
+from ._statecheck import Fields, check_decreasing, check_increasing, check_lengths
 
 __all__ = ["BinaryCurve"]
 
@@ -123,10 +117,8 @@ class BinaryCurve(Accumulator):
     ) -> None:
         super().__init__()
         check_option(nan_policy, "nan_policy", ("raise", "omit"))
-        if bins is not None and (
-            isinstance(bins, bool) or not isinstance(bins, (int, np.integer)) or bins < 1
-        ):
-            raise ParameterError(f"bins={bins!r} must be None or an integer >= 1")
+        if bins is not None:
+            bins = check_count(bins, "bins")
         lo, hi = (float(v) for v in range)
         if not (np.isfinite(lo) and np.isfinite(hi) and lo < hi):
             raise ParameterError(f"range={range!r} must be two finite numbers, low < high")
@@ -367,11 +359,24 @@ class BinaryCurve(Accumulator):
         }
 
     def _state_from_dict(self, d: dict[str, Any]) -> None:
-        curve = d["curve"]
+        f = Fields(d, "state", ("curve", "classes", "lo", "hi", "loss"))
+        curve = f.sub("curve", ("scores", "pos", "neg"), optional=True)
+        classes = f.maybe_array("classes", "label")
+        if classes is not None:
+            check_increasing(classes, f.name("classes"))
+            if classes.size > 2:
+                raise f.fail(
+                    "classes", f"holds {classes.size} classes; a binary state has 2 at most"
+                )
+        lo, hi = f.real("lo", nan=False), f.real("hi", nan=False)
+        loss = f.real("loss", nan=False, lo=0.0)
         if curve is not None:
-            self._pending.replace(
-                CurveState(*(decode_array(curve[k]) for k in ("scores", "pos", "neg")))
+            scores, pos, neg = (
+                curve.array(k, "f", finite=True, nonneg=k != "scores")
+                for k in ("scores", "pos", "neg")
             )
-        self._classes = None if d["classes"] is None else decode_array(d["classes"])
-        self._lo, self._hi = decode_float(d["lo"]), decode_float(d["hi"])
-        self._loss = decode_float(d["loss"])
+            check_lengths("state.curve", scores=scores, pos=pos, neg=neg)
+            check_decreasing(scores, curve.name("scores"))
+            self._pending.replace(CurveState(scores, pos, neg))
+        self._classes = classes
+        self._lo, self._hi, self._loss = lo, hi, loss

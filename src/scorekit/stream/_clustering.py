@@ -43,8 +43,9 @@ from ..clustering._matching import (
     cluster_accuracy_from_contingency,
     pair_confusion_from_contingency,
 )
-from ._base import Accumulator, decode_array, encode_array
+from ._base import Accumulator, encode_array
 from ._labels import empty_chunk
+from ._statecheck import Fields, check_increasing, check_lengths
 
 __all__ = ["Contingency"]
 
@@ -273,16 +274,28 @@ class Contingency(Accumulator):
         }
 
     def _state_from_dict(self, d: dict[str, Any]) -> None:
-        c = d["contingency"]
+        keys = ("labels_true", "labels_pred", "rows", "cols", "counts")
+        c = Fields(d, "state", ("contingency",)).sub("contingency", keys, optional=True)
         if c is None:
             return
-        self._true = _Vocabulary(decode_array(c["labels_true"]))
-        self._pred = _Vocabulary(decode_array(c["labels_pred"]))
-        state = ContingencyState(
-            self._true.size,
-            self._pred.size,
-            decode_array(c["rows"]),
-            decode_array(c["cols"]),
-            decode_array(c["counts"]),
-        )
+        labels_true, labels_pred = c.array("labels_true", "label"), c.array("labels_pred", "label")
+        for key, labels in (("labels_true", labels_true), ("labels_pred", labels_pred)):
+            if np.unique(labels).size != labels.size:
+                raise c.fail(key, "must hold distinct labels")
+        rows, cols = c.array("rows", "i"), c.array("cols", "i")
+        counts = c.array("counts", "i", nonneg=True)
+        check_lengths("state.contingency", rows=rows, cols=cols, counts=counts)
+        for key, codes, size in (
+            ("rows", rows, labels_true.size),
+            ("cols", cols, labels_pred.size),
+        ):
+            if codes.size and (codes.min() < 0 or codes.max() >= size):
+                raise c.fail(key, f"holds codes outside [0, {size})")
+        cell = rows * max(labels_pred.size, 1) + cols
+        check_increasing(cell, "state.contingency (rows, cols)")
+        if counts.size and counts.min() == 0:
+            raise c.fail("counts", "holds zero counts; only non-zero cells are stored")
+        self._true = _Vocabulary(labels_true)
+        self._pred = _Vocabulary(labels_pred)
+        state = ContingencyState(labels_true.size, labels_pred.size, rows, cols, counts)
         self._pending.replace(state)

@@ -49,8 +49,9 @@ from ..classification._counts_state import (
 )
 from ..classification._labels import given_labels
 from ..classification._ratios import ratio_from_counts
-from ._base import Accumulator, decode_array, encode_array, plain
+from ._base import Accumulator, encode_array, plain
 from ._labels import empty_chunk
+from ._statecheck import Fields, check_increasing
 
 __all__ = ["ConfusionMatrix"]
 
@@ -434,15 +435,22 @@ class ConfusionMatrix(Accumulator):
         return out
 
     def _state_from_dict(self, d: dict[str, Any]) -> None:
-        self._int_weights = bool(d["int_weights"])
-        self._strings = d["strings"]
-        c = d["confusion"]
-        if c is None:
-            return
-        classes = decode_array(c["classes"])
-        weighted = None
-        if c["weighted"] is not None:
-            weighted = ConfusionState(decode_array(c["weighted"]), classes)
-        self._pending.replace(
-            _Confusion(ConfusionState(decode_array(c["counts"]), classes), weighted)
-        )
+        f = Fields(d, "state", ("int_weights", "strings", "confusion"))
+        int_weights = f.boolean("int_weights")
+        strings = f.boolean("strings", optional=True)
+        c = f.sub("confusion", ("classes", "counts", "weighted"), optional=True)
+        if c is not None:
+            classes = c.array("classes", "label")
+            check_increasing(classes, c.name("classes"))
+            if strings is not None and strings != (classes.dtype.kind == "U"):
+                raise f.fail("strings", "does not match the type of state.confusion.classes")
+            k = classes.size
+            counts = c.array("counts", "i", ndim=2, nonneg=True)
+            weighted = c.maybe_array("weighted", "f", ndim=2, finite=True, nonneg=True)
+            for key, m in (("counts", counts), ("weighted", weighted)):
+                if m is not None and m.shape != (k, k):
+                    raise c.fail(key, f"must have shape ({k}, {k}) for {k} classes, got {m.shape}")
+            w_state = None if weighted is None else ConfusionState(weighted, classes)
+            self._pending.replace(_Confusion(ConfusionState(counts, classes), w_state))
+        self._int_weights = bool(int_weights)
+        self._strings = strings

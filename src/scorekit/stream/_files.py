@@ -15,11 +15,13 @@ from typing import Any
 import numpy as np
 
 from .._errors import ParameterError
-from .._formats import detect_format
+from .._formats import detect_format, file_errors
 from .._optional import require
 from .._typing import AnyArray
 
 __all__ = ["read_chunks"]
+
+_STRADDLE = "a row is longer than a read block; pass a larger chunk_rows"
 
 
 class read_chunks:
@@ -71,7 +73,8 @@ class read_chunks:
             raise ParameterError(f"read_chunks reads csv, tsv, parquet or jsonl, not {self.format}")
         self._length: int | None = None
         if self.format == "parquet":
-            meta = require("pyarrow.parquet", "io").ParquetFile(path).metadata
+            with file_errors(path, _STRADDLE):
+                meta = require("pyarrow.parquet", "io").ParquetFile(path).metadata
             self._check(meta.schema.to_arrow_schema().names)
             self._length = math.ceil(meta.num_rows / chunk_rows)
 
@@ -92,10 +95,15 @@ class read_chunks:
         )
 
     def __iter__(self) -> Iterator[tuple[AnyArray, ...]]:
+        with file_errors(self.path, _STRADDLE):
+            yield from self._chunks()
+
+    def _chunks(self) -> Iterator[tuple[AnyArray, ...]]:
+        wanted = list(dict.fromkeys(self.columns))  # a column named twice is read once
         if self.format == "parquet":
             pq = require("pyarrow.parquet", "io")
             with pq.ParquetFile(self.path) as f:
-                for batch in f.iter_batches(batch_size=self.chunk_rows, columns=self.columns):
+                for batch in f.iter_batches(batch_size=self.chunk_rows, columns=wanted):
                     yield self._arrays(batch)
         elif self.format == "jsonl":
             table = require("pyarrow.json", "io").read_json(self.path)
@@ -108,7 +116,7 @@ class read_chunks:
             blocks = pv.ReadOptions(block_size=max(1 << 16, 32 * self.chunk_rows))
             with pv.open_csv(self.path, read_options=blocks, parse_options=parse) as head:
                 self._check(head.schema.names)  # before include_columns would raise on its own
-            keep = pv.ConvertOptions(include_columns=self.columns)
+            keep = pv.ConvertOptions(include_columns=wanted)
             reader = pv.open_csv(
                 self.path, read_options=blocks, parse_options=parse, convert_options=keep
             )

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+import numpy as np
+
 from .._codes import encode
 from .._errors import EmptyInputError, LabelError
 from .._typing import AnyArray, ArrayLike
@@ -25,8 +27,9 @@ from ..recsys._gauc import (
     _grouped_curve_from_chunk,
     _merge_grouped_curves,
 )
-from ._base import Accumulator, decode_array, encode_array
+from ._base import Accumulator, encode_array
 from ._labels import check_binary_classes, empty_chunk, union_classes
+from ._statecheck import Fields, check_increasing, check_lengths
 
 __all__ = ["GroupedCurve"]
 
@@ -143,9 +146,31 @@ class GroupedCurve(Accumulator):
         }
 
     def _state_from_dict(self, d: dict[str, Any]) -> None:
-        if d["curve"] is not None:
-            self._pending.replace(
-                GroupedCurveState(*(decode_array(d["curve"][k]) for k in _FIELDS))
-            )
-        self._classes = None if d["classes"] is None else decode_array(d["classes"])
-        self._strings = d["strings"]
+        f = Fields(d, "state", ("curve", "classes", "strings"))
+        classes = f.maybe_array("classes", "label")
+        if classes is not None:
+            check_increasing(classes, f.name("classes"))
+            if classes.size > 2:
+                raise f.fail(
+                    "classes", f"holds {classes.size} classes; a binary state has 2 at most"
+                )
+        strings = f.boolean("strings", optional=True)
+        curve = f.sub("curve", _FIELDS, optional=True)
+        if curve is not None:
+            groups = curve.array("groups", "label")
+            offsets = curve.array("offsets", "i")
+            scores = curve.array("scores", "f", finite=True)
+            pos, neg = (curve.array(k, "f", finite=True, nonneg=True) for k in ("pos", "neg"))
+            n = check_lengths("state.curve", scores=scores, pos=pos, neg=neg)
+            check_increasing(groups, curve.name("groups"))
+            if strings is not None and strings != (groups.dtype.kind == "U"):
+                raise f.fail("strings", "does not match the type of state.curve.groups")
+            if offsets.size != groups.size + 1 or offsets[0] != 0 or offsets[-1] != n:
+                raise curve.fail("offsets", f"must run from 0 to {n} with one entry per group + 1")
+            check_increasing(offsets, curve.name("offsets"))
+            group_of = np.repeat(np.arange(groups.size), np.diff(offsets))
+            if n > 1 and not np.all((scores[1:] > scores[:-1]) | (group_of[1:] != group_of[:-1])):
+                raise curve.fail("scores", "must be strictly increasing within each group")
+            self._pending.replace(GroupedCurveState(groups, offsets, scores, pos, neg))
+        self._classes = classes
+        self._strings = strings

@@ -23,8 +23,9 @@ from ..ranking._conventions import resolve_conventions
 from ..ranking._evaluate import check_options
 from ..ranking._ids import id_bytes
 from ..ranking._parse import parse_requests
-from ._base import Accumulator, decode_array, encode_array
+from ._base import Accumulator, encode_array
 from ._labels import empty_chunk
+from ._statecheck import Fields, check_lengths
 
 __all__ = ["RankingAccumulator"]
 
@@ -210,12 +211,13 @@ class RankingAccumulator(Accumulator):
         }
 
     def _state_from_dict(self, d: dict[str, Any]) -> None:
-        rows = d["rows"]
+        rows = Fields(d, "state", ("rows",)).sub("rows", ("query", "doc", "score"), optional=True)
         if rows is None:
             return
-        self._queries = [decode_array(rows["query"])]
-        self._docs = [decode_array(rows["doc"])]
-        self._scores = [decode_array(rows["score"])]
+        query, doc = rows.array("query", "id"), rows.array("doc", "id")
+        score = rows.array("score", "f", finite=True)
+        check_lengths("state.rows", query=query, doc=doc, score=score)
+        self._queries, self._docs, self._scores = [query], [doc], [score]
 
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()

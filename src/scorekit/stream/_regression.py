@@ -8,12 +8,13 @@ merge with ``_merge_moments`` (integer addition) and every metric is a
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
-from .._errors import EmptyInputError, ShapeError
-from .._exactsum import decode_sum, encode_sum
+from .._errors import EmptyInputError, ShapeError, StateError
+from .._exactsum import UNIT_EXP, encode_sum
 from .._typing import ArrayLike, FloatArray
 from .._validation import check_option
 from ..regression._inputs import regression_inputs
@@ -30,8 +31,9 @@ from ..regression._moments import (
     _r2_from_moments,
     _rmse_from_moments,
 )
-from ._base import Accumulator, decode_array, encode_array
+from ._base import Accumulator, encode_array
 from ._labels import empty_chunk
+from ._statecheck import Fields
 
 __all__ = ["RegressionMoments"]
 
@@ -155,18 +157,64 @@ class RegressionMoments(Accumulator):
         return {"moments": out}
 
     def _state_from_dict(self, d: dict[str, Any]) -> None:
-        m = d["moments"]
+        m = Fields(d, "state", ("moments",)).sub(
+            "moments", ("n", "weight", "max_abs_err", *SUMS), optional=True
+        )
         if m is None:
             return
-        sums = {
-            name: None if m[name] is None else tuple(decode_sum(x) for x in m[name])
-            for name in SUMS
-        }
-        self._pending.replace(
-            MomentsState(
-                n=int(m["n"]),
-                weight=decode_sum(m["weight"]),
-                max_abs_err=np.asarray(decode_array(m["max_abs_err"]), dtype=np.float64),
-                **sums,
-            )
-        )
+        n = m.integer("n", 0, 2**63 - 1)
+        weight = m.exact_sum("weight", nonneg=True)
+        max_abs_err = m.array("max_abs_err", "f", nonneg=True)
+        if max_abs_err.size == 0:
+            raise m.fail("max_abs_err", "must have one entry per output (at least one)")
+        sums: dict[str, tuple[Any, ...] | None] = {}
+        for name in SUMS:
+            texts = m.raw(name)
+            if texts is None:
+                sums[name] = None
+                continue
+            if not isinstance(texts, list) or len(texts) != max_abs_err.size:
+                raise m.fail(name, f"must be null or a list of {max_abs_err.size} exact sums")
+            nonneg = name in ("sumsq_true", "sse", "sae", "sape")
+            sums[name] = tuple(m.exact_sum(name, t, nonneg=nonneg) for t in texts)
+        _check_consistent(n, weight, max_abs_err, sums)
+        self._pending.replace(MomentsState(n=n, weight=weight, max_abs_err=max_abs_err, **sums))
+
+
+def _check_consistent(
+    n: int, weight: Any, max_abs_err: FloatArray, sums: dict[str, tuple[Any, ...] | None]
+) -> None:
+    """Relations every state made from rows satisfies exactly (ints: exact sums, in 2**-1074 units).
+
+    No rows means no weight; each exact sum is below n·2**1024 in value; Σw|e| <= max|e|·Σw,
+    |Σw·e| <= Σw|e|, Σw·e² <= max|e|²·Σw and (Σw·y)² <= Σw·Σw·y² (Cauchy–Schwarz).
+    """
+    unit = Fraction(1, 1 << UNIT_EXP)
+    ints = [x for v in sums.values() if v is not None for x in v if isinstance(x, int)]
+    if isinstance(weight, int):
+        ints.append(weight)
+    if n == 0 and any(ints):
+        raise StateError("state.moments holds sums but n = 0 rows")
+    limit = (n << 1024) * (1 << UNIT_EXP)
+    if any(abs(x) > limit for x in ints):
+        raise StateError(f"state.moments holds a sum beyond what {n} finite rows can add up to")
+    if not isinstance(weight, int):
+        return
+    w = weight * unit
+    for k, top in enumerate(max_abs_err.tolist()):
+        bound = Fraction(top) if np.isfinite(top) else None
+
+        def get(name: str, k: int = k) -> Fraction | None:
+            v = sums[name]
+            return None if v is None or not isinstance(v[k], int) else v[k] * unit
+
+        sae, sse, err = get("sae"), get("sse"), get("sum_err")
+        total, total_sq = get("sum_true"), get("sumsq_true")
+        if bound is not None and (
+            (sae is not None and sae > bound * w) or (sse is not None and sse > bound * bound * w)
+        ):
+            raise StateError(f"state.moments: output {k} has errors above max_abs_err")
+        if err is not None and sae is not None and abs(err) > sae:
+            raise StateError(f"state.moments: output {k} has |sum_err| > sae")
+        if total is not None and total_sq is not None and total * total > w * total_sq:
+            raise StateError(f"state.moments: output {k} breaks (Σw·y)² <= Σw·Σw·y²")

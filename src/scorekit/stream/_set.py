@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .._catalog import MetricInfo, select
-from .._errors import ParameterError
+from .._errors import ParameterError, ScorekitError, StateError
 from .._typing import ArrayLike
 from ._base import Accumulator
 
@@ -186,7 +186,12 @@ class MetricSet:
         known = {"metrics", "score", "pred", "groups", "pos_label", "gauc_weights"}
         if set(params) != known:
             raise ParameterError(f"{_KIND} dict: 'params' must have the keys {sorted(known)}")
-        out = cls(**params)
+        try:
+            out = cls(**params)
+        except ScorekitError as exc:
+            raise StateError(f"{_KIND}.params: {exc}") from None
+        except (TypeError, ValueError) as exc:
+            raise StateError(f"{_KIND}.params are not valid: {exc}") from None
         if set(states) != set(out.accumulators):
             raise ParameterError(
                 f"{_KIND} dict: 'states' must hold {sorted(out.accumulators)}, got {sorted(states)}"
