@@ -39,7 +39,7 @@ from ._measures import Measure
 from ._order import segments as _segments
 from ._parse import parse_requests
 from ._result import PerQuery, RankingResult, summarize
-from ._state import NONPOOL, UNJUDGED, Context, RankedState
+from ._state import NONPOOL, UNJUDGED, Context, RankedState, pair_counts
 from ._ties import arrange, group_ids
 
 __all__ = ["evaluate"]
@@ -125,11 +125,13 @@ def ranked_state(
             "no query is in both the run and the qrels (pass all_queries=True to score the "
             "qrels queries the run misses as 0)"
         )
+    run._check_duplicates(run_code[run_code >= 0], max_docs)
     rc = run._coded
     qmap = np.full(qrels.n_queries, -1, np.int64)
     qmap[qrels_code[run_code >= 0]] = run_code[run_code >= 0]
     rows, grade = _join(qrels, run, qmap)
-    rel = np.full(rc.query.size, NONPOOL, np.int32)
+    top = int(grade.max()) if grade.size else 0
+    rel = np.full(rc.query.size, NONPOOL, np.int32 if top < 1 << 31 else np.int64)
     rel[rows] = np.where(grade >= 0, grade, UNJUDGED)
     group = None
     if average:
@@ -193,10 +195,7 @@ def _levels(qrels: Qrels, qrels_code: IntArray) -> tuple[IntArray, IntArray, Int
     index[qrels_code] = np.arange(qrels_code.size)
     q = index[qc.query]
     keep = (q >= 0) & (qrels.relevance >= 0)
-    q, r = q[keep], qrels.relevance[keep]
-    width = int(r.max()) + 1 if r.size else 1
-    key, count = np.unique(q * width + r, return_counts=True)
-    return key // width, key % width, count.astype(np.int64)
+    return pair_counts(q[keep], qrels.relevance[keep].astype(np.int64))
 
 
 def _micro(ctx: Context, m: Measure) -> float:
