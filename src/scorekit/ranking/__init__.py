@@ -8,6 +8,7 @@ from ._correlation import *  # noqa: F403
 from ._correlation import __all__ as _correlation_all
 from ._data import Qrels, Run
 from ._evaluate import evaluate
+from ._options import EvalOptions
 from ._measures import known_measures
 from ._parse import parse_measure
 from ._result import RankingResult
@@ -15,6 +16,7 @@ from ._result import RankingResult
 __all__ = [
     *_compare_all,
     *_correlation_all,
+    "EvalOptions",
     "Qrels",
     "RankingResult",
     "Run",

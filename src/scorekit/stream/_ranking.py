@@ -19,8 +19,7 @@ from .._errors import EmptyInputError, NonFiniteError, ParameterError
 from .._typing import AnyArray, ArrayLike
 from .._validation import check_same_length, scores_1d
 from ..ranking import Qrels, RankingResult, Run, evaluate
-from ..ranking._conventions import resolve_conventions
-from ..ranking._evaluate import check_options
+from ..ranking._options import EvalOptions
 from ..ranking._ids import id_bytes
 from ..ranking._parse import parse_requests
 from ._base import Accumulator, decode_array, encode_array
@@ -29,39 +28,14 @@ from ._labels import empty_chunk
 __all__ = ["RankingAccumulator"]
 
 
-_OPTIONS = (
-    "rel_level",
-    "all_queries",
-    "max_docs",
-    "judged_only",
-    "gain",
-    "per_query",
-    "ties",
-    "ap_denominator",
-    "missing_queries",
-    "ndcg_ideal",
-    "compat",
-)
-_CONVENTIONS = ("compat", "ties", "ap_denominator", "missing_queries", "ndcg_ideal", "gain")
-
-
 def _checked(options: dict[str, Any]) -> dict[str, Any]:
-    """The options of :func:`scorekit.evaluate`, checked now (a bad one raises before any data)."""
-    unknown = sorted(set(options) - set(_OPTIONS))
-    if unknown:
-        raise ParameterError(
-            f"unknown option(s) {', '.join(map(repr, unknown))}; the options of "
-            f"scorekit.evaluate are {', '.join(_OPTIONS)}"
-        )
-    check_options(options.get("rel_level", 1), options.get("max_docs"))
-    resolve_conventions(
-        all_queries=bool(options.get("all_queries", False)),
-        **{k: options[k] for k in _CONVENTIONS if k in options},
-    )
-    out = dict(options)
-    if isinstance(out.get("gain"), Mapping):  # JSON-safe keys (to_dict); evaluate reads them back
-        out["gain"] = {str(int(k)): float(v) for k, v in out["gain"].items()}
-    return out
+    """The options of :func:`scorekit.evaluate`, checked now (a bad one raises before any data).
+
+    An ``options=EvalOptions(...)`` entry is merged with the others; the result
+    is JSON-safe (:meth:`EvalOptions.to_dict`), for ``to_dict``.
+    """
+    base = options.pop("options", None)
+    return EvalOptions.build(base, **options).to_dict()
 
 
 class RankingAccumulator(Accumulator):
@@ -89,7 +63,8 @@ class RankingAccumulator(Accumulator):
         The keyword options of :func:`scorekit.evaluate` (``rel_level``,
         ``all_queries``, ``max_docs``, ``judged_only``, ``gain``, ``per_query``,
         and the conventions ``ties``, ``ap_denominator``, ``missing_queries``,
-        ``ndcg_ideal``, ``compat``), checked here. With ``ties="input_order"``
+        ``ndcg_ideal``, ``compat``, ``num_docs``) or ``options=EvalOptions(...)``,
+        checked here. With ``ties="input_order"``
         the input order is the order of the rows fed (merged rows after one's own).
 
     Examples
