@@ -275,9 +275,9 @@ def _evaluate_options(args: argparse.Namespace) -> dict[str, Any]:
     """trec_eval's -l -c -M -J -N and the conventions as ``options=EvalOptions(...)``."""
     from ..ranking import EvalOptions
 
-    given = {name: getattr(args, name, None) for name in _CONVENTION_FLAGS}
+    given: dict[str, Any] = {name: getattr(args, name, None) for name in _CONVENTION_FLAGS}
     gain = getattr(args, "gain", None)
-    options = EvalOptions(
+    options = EvalOptions.build(
         rel_level=args.rel_level,
         all_queries=bool(args.all_queries),
         max_docs=args.max_docs,

@@ -19,7 +19,13 @@ from typing import Any
 
 import numpy as np
 
-from .._errors import DuplicateDocumentError, EmptyInputError, LabelError, NonFiniteError
+from .._errors import (
+    DuplicateDocumentError,
+    EmptyInputError,
+    LabelError,
+    NonFiniteError,
+    ParameterError,
+)
 from .._optional import require
 from .._typing import AnyArray, ArrayLike, FloatArray, IntArray
 from .._validation import as_array, check_same_length, scores_1d
@@ -246,8 +252,14 @@ class Run(_QueryTable):
         score: str = "score",
         tag: str = "scorekit",
     ) -> Run:
-        """A pandas or polars frame with one row per (query, document) and a score column."""
-        return cls.from_arrays(frame[query], frame[doc], frame[score], tag=tag)
+        """A pandas or polars frame with one row per (query, document) and a score column.
+
+        A missing column raises :class:`~scorekit.ParameterError` naming it.
+        """
+        q, d, s = (
+            _column(frame, c, a) for c, a in ((query, "query"), (doc, "doc"), (score, "score"))
+        )
+        return cls.from_arrays(q, d, s, tag=tag)
 
     @classmethod
     def _build(
@@ -416,8 +428,8 @@ class Qrels(_QueryTable):
         relevance: str | None = "relevance",
     ) -> Qrels:
         """A pandas or polars frame, one row per judged (query, document); ``relevance=None``: all 1."""
-        rel = None if relevance is None else frame[relevance]
-        return cls.from_arrays(frame[query], frame[doc], rel)
+        rel = None if relevance is None else _column(frame, relevance, "relevance")
+        return cls.from_arrays(_column(frame, query, "query"), _column(frame, doc, "doc"), rel)
 
     @classmethod
     def _build(cls, q: AnyArray, d: AnyArray, r: IntArray) -> Qrels:
@@ -463,6 +475,16 @@ class Qrels(_QueryTable):
                 "relevance": self.relevance,
             }
         )
+
+
+def _column(frame: Any, name: str, argument: str) -> Any:
+    """``frame[name]``, or a ParameterError naming the column and the argument."""
+    columns = list(getattr(frame, "columns", []))
+    if name not in columns:
+        raise ParameterError(
+            f"{argument}={name!r}: the frame has no column {name!r}; its columns are {columns}"
+        )
+    return frame[name]
 
 
 def _own(arr: AnyArray, given: Any) -> AnyArray:

@@ -24,7 +24,6 @@ the groups in the state, whose expectation kernels are in :mod:`._average`;
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
 
 import numpy as np
 
@@ -33,10 +32,10 @@ from .._typing import AnyArray, IntArray
 from ._average import AverageContext, check_supported
 from ._average import kernel as average_kernel
 from ._conventions import Conventions, check_gain_grades, resolve_conventions
-from ._options import EvalOptions
 from ._data import Qrels, Run
 from ._ids import decode, hash_ids, padded, words
 from ._measures import Measure
+from ._options import EvalOptions
 from ._order import segments as _segments
 from ._parse import parse_requests
 from ._result import PerQuery, RankingResult, summarize

@@ -438,9 +438,7 @@ def _slow_numbers(tokens: AnyArray, line: IntArray, what: str, integer: bool) ->
         if integer:
             value = int(tok)
             if not _INT64[0] <= value <= _INT64[1]:
-                raise _LineError(
-                    int(line[i]), f"{what} {found} is out of range (a 64-bit integer)"
-                )
+                raise _LineError(int(line[i]), f"{what} {found} is out of range (a 64-bit integer)")
             out[i] = value
         else:
             out[i] = float(tok)

@@ -10,7 +10,7 @@ engine uses, scores as float64), and :meth:`RankingAccumulator.evaluate` runs
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -19,8 +19,8 @@ from .._errors import EmptyInputError, NonFiniteError, ParameterError
 from .._typing import AnyArray, ArrayLike
 from .._validation import check_same_length, scores_1d
 from ..ranking import Qrels, RankingResult, Run, evaluate
-from ..ranking._options import EvalOptions
 from ..ranking._ids import id_bytes
+from ..ranking._options import EvalOptions
 from ..ranking._parse import parse_requests
 from ._base import Accumulator, decode_array, encode_array
 from ._labels import empty_chunk
