@@ -182,7 +182,9 @@ def main() -> None:
                     print(f"{label}: trec_eval binary not found (PATH or {CACHED}): skipped")
                     continue
 
-                def c_binary(run_path: str = run_path, qrels_path: str = qrels_path) -> float:
+                def c_binary(
+                    run_path: str = run_path, qrels_path: str = qrels_path, binary: str = binary
+                ) -> float:
                     flags = [x for m in sorted(PYTREC) for x in ("-m", m)]
                     out = subprocess.run(
                         [binary, *flags, qrels_path, run_path],

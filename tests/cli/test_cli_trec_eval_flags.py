@@ -30,7 +30,7 @@ def rank(*args: str) -> tuple[int, str, str]:
 
 def test_no_summary_flag(files):
     assert rank("-n", "-m", "P.1", *files) == (0, "", "")
-    code, out, _ = rank("-n", "-q", "-m", "P.1", *files)
+    _, out, _ = rank("-n", "-q", "-m", "P.1", *files)
     assert out == "P_1                   \tall\t1.0000\nP_1                   \tq2\t1.0000\n"
 
 
@@ -50,7 +50,8 @@ def test_collection_size_and_negative_level(files):
     # per query N + relret - ret - rel: all: 1000 + 1 - 2 - 1, q2: 1000 + 2 - 3 - 2
     assert out == "utility_0,0,0,1       \tall\t997.5000\n"
     code, out, _ = rank("-l", "-1", "-m", "num_rel", *files)
-    assert code == 0 and out.startswith("num_rel")
+    assert code == 0
+    assert out.startswith("num_rel")
 
 
 def test_per_query_json_keeps_the_summary_apart_from_a_query_named_all(files):
@@ -64,4 +65,5 @@ def test_per_query_json_keeps_the_summary_apart_from_a_query_named_all(files):
 def test_huge_gain_grade_is_a_flag_error(files):
     code, _, err = rank("--gain", "1=1,100000000000000000000=2", "-m", "ndcg", *files)
     assert code == 2
-    assert "--gain" in err and "out of range" in err
+    assert "--gain" in err
+    assert "out of range" in err

@@ -96,7 +96,7 @@ def test_scores_trec_eval_would_read_differently_are_rejected(tmp_path, line, me
 
 @pytest.mark.parametrize("grade", ["2e1", "1_0", "1.0", "0x2", "99999999999999999999"])
 def test_grades_are_decimal_integers(tmp_path, grade):
-    with pytest.raises(ParseError, match="line 1: .*relevance"):
+    with pytest.raises(ParseError, match=r"line 1: .*relevance"):
         Qrels.from_trec(_write(tmp_path / "q", f"q 0 a {grade}\n".encode()))
 
 
@@ -119,7 +119,7 @@ def test_huge_grades_do_not_wrap(tmp_path, big):
 
 def test_from_frame_names_a_missing_column():
     frame = pd.DataFrame({"query": ["q"], "doc": ["d"]})
-    with pytest.raises(ParameterError, match="score='score': the frame has no column 'score'"):
+    with pytest.raises(ParameterError, match=r"score='score': the frame has no column 'score'"):
         Run.from_frame(frame)
     with pytest.raises(ParameterError, match="relevance='grade'"):
         Qrels.from_frame(frame, relevance="grade")
