@@ -185,8 +185,11 @@ class Run(_QueryTable):
     :meth:`from_arrays`. Rows are ordered as trec_eval ranks them: by query id,
     then score descending, then document id descending (byte order), so the
     file's rank column is never used. A document twice for one query raises
-    :class:`~scorekit.DuplicateDocumentError`; NaN or infinite scores raise
-    :class:`~scorekit.NonFiniteError`.
+    :class:`~scorekit.DuplicateDocumentError` (for a run read with
+    :meth:`from_trec`, only when that query is evaluated and both copies are
+    above the ``max_docs`` cut, as trec_eval does); NaN or infinite scores
+    raise :class:`~scorekit.NonFiniteError` (a TREC file may hold ``inf``,
+    which trec_eval's ``atof`` reads).
 
     Top-k recommendations are runs too: a user is a query, an item a document,
     e.g. ``Run.from_frame(recs, query="user_id", doc="item_id", score="score")``
@@ -234,7 +237,10 @@ class Run(_QueryTable):
 
     @classmethod
     def from_trec(cls, path: _trec.PathLike) -> Run:
-        """Read a TREC run file (``qid Q0 docno rank score tag``; the tag of the last line is kept)."""
+        """Read a TREC run file (``qid Q0 docno rank score tag``; the tag of the last line is kept).
+
+        ``path`` may be ``"-"`` (standard input), a pipe or a gzip file; see :mod:`._trec`.
+        """
         q, q_len, d, s, tag = _trec.read_run(path)
         return cls._build(q, d, s, tag, q_len, source=os.fspath(path))
 
