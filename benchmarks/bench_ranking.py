@@ -12,6 +12,9 @@ grades 0-2). Measures: nDCG@10, AP, RR, P@10, R@100.
     ``evaluate`` vs pytrec_eval's own readers (``parse_run``/``parse_qrel``)
     + ``RelevanceEvaluator``; both parse the same files in a temp dir.
     (b') the same with the run file's lines shuffled (no rank order to exploit).
+    Both also against the trec_eval 10 C binary (one process per call, the same
+    five measures; ``trec_eval`` on PATH or ``~/.cache/scorekit/trec_eval/trec_eval``,
+    else that line is skipped with a note).
 
 The |diff| column compares the nDCG@10 means (ranx breaks score ties its own
 way, hence its small difference). Develop with ``--queries 1000``; ``--parts a``
@@ -21,6 +24,8 @@ or ``--parts b`` runs one comparison.
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
 import sys
 import tempfile
 from typing import Any
@@ -32,6 +37,17 @@ from _harness import compare, parser, peak_rss_mib
 from scorekit.ranking import Qrels, Run, evaluate
 
 MEASURES = ["nDCG@10", "AP", "RR", "P@10", "R@100"]
+CACHED = os.path.expanduser("~/.cache/scorekit/trec_eval/trec_eval")
+
+
+def trec_eval_binary() -> str | None:
+    """The trec_eval C binary: on PATH, else the cached build, else None."""
+    found = shutil.which("trec_eval")
+    if found:
+        return found
+    return CACHED if os.access(CACHED, os.X_OK) else None
+
+
 RANX = ["ndcg@10", "map", "mrr", "precision@10", "recall@100"]
 PYTREC = {"ndcg_cut.10", "map", "recip_rank", "P.10", "recall.100"}
 COLLECTION = 1_000_003
@@ -161,6 +177,28 @@ def main() -> None:
 
                 label = "(b') TREC files, shuffled" if shuffle else "(b) TREC files to numbers"
                 compare(label, ours_files, pytrec, "pytrec_eval", repeat=args.repeat, ref_repeat=1)
+                binary = trec_eval_binary()
+                if binary is None:
+                    print(f"{label}: trec_eval binary not found (PATH or {CACHED}): skipped")
+                    continue
+
+                def c_binary(
+                    run_path: str = run_path, qrels_path: str = qrels_path, binary: str = binary
+                ) -> float:
+                    flags = [x for m in sorted(PYTREC) for x in ("-m", m)]
+                    out = subprocess.run(
+                        [binary, *flags, qrels_path, run_path],
+                        capture_output=True,
+                        text=True,
+                        check=True,
+                    ).stdout
+                    return float(
+                        next(ln for ln in out.splitlines() if "ndcg_cut_10" in ln).split()[-1]
+                    )
+
+                compare(
+                    label, ours_files, c_binary, "trec_eval C", repeat=args.repeat, ref_repeat=1
+                )
     print(f"peak RSS {peak_rss_mib():.0f} MiB (machine shared: times are indicative)")
 
 

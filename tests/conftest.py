@@ -22,7 +22,10 @@ settings.register_profile(
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared"
+# ``shared/`` beside the checkout, or beside a parent (a worktree one level deeper)
+SHARED = next(
+    (p / "shared" for p in ROOT.parents if (p / "shared").is_dir()), ROOT.parent / "shared"
+)
 CONFORMANCE = SHARED / "conformance" / "trec_eval"
 
 

@@ -188,7 +188,7 @@ def test_bad_split_every_raises(frame):
 def test_bad_ranking_option_raises():
     frame = dd.from_pandas(pd.DataFrame({"query": ["q"], "doc": ["d"], "score": [1.0]}), 1)
     with pytest.raises(ParameterError, match="rel_level"):
-        skd.evaluate(frame, frame, "map", rel_level=-1)
+        skd.evaluate(frame, frame, "map", rel_level=1.5)
 
 
 def test_bad_gauc_weights_raise(frame):

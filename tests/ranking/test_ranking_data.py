@@ -15,7 +15,7 @@ from scorekit import (
     NonFiniteError,
     ParseError,
 )
-from scorekit.ranking import Qrels, Run, _trec
+from scorekit.ranking import Qrels, Run, _trec, evaluate
 
 CLEAN_RUN = "q1 Q0 a 1 3.5 tagA\nq1 Q0 b 2 2 tagA\nq2 Q0 a 1 -1e-3 tagB\n"
 EXPECTED_RUN = {"q1": {"a": 3.5, "b": 2.0}, "q2": {"a": -0.001}}
@@ -110,7 +110,11 @@ def test_long_ids(tmp_path, monkeypatch, block):
     [
         ("q Q0 a 1 2.0 r\nq Q0 b 1 r\n", r"line 2: expected at least 6 .* found 5"),
         ("q Q0 a 1 high r\n", r"line 1: expected the score to be a number, found 'high'"),
-        ("q Q0 a 1 nan r\n", r"line 1: the score 'nan' is not a finite number"),
+        ("q Q0 a 1 nan r\n", r"line 1: the score 'nan' is not a number \(NaN\)"),
+        ("q Q0 a 1 1_0 r\n", r"line 1: expected the score to be a number, found '1_0'"),
+        ("q Q0 a 1 0x10 r\n", r"line 1: expected the score to be a number, found '0x10'"),
+        ("q Q0 a 1 1.0\x00 r\n", r"line 1: a NUL byte"),
+        ("q Q0 a 1 1.0 r\nq Q0 b 1 1.0 r\x00x\n", r"line 2: a NUL byte"),
         ("\n\n# only comments\n", "no run lines"),
     ],
 )
@@ -138,8 +142,23 @@ def test_qrels_parse_errors(tmp_path, text, message):
 
 def test_duplicate_document_in_run_file(tmp_path):
     text = "q1 Q0 a 1 3 r\nq2 Q0 a 1 3 r\nq1 Q0 b 2 2 r\nq1 Q0 a 3 1 r\n"
+    run = Run.from_trec(write(tmp_path, text))  # raised when q1 is evaluated (trec_eval's rule)
     with pytest.raises(DuplicateDocumentError, match="document 'a' more than once for query 'q1'"):
-        Run.from_trec(write(tmp_path, text))
+        evaluate(Qrels.from_dict({"q1": {"a": 1}}), run, "P.5")
+
+
+def test_duplicate_in_a_query_not_evaluated_is_accepted_as_trec_eval_does(tmp_path):
+    # q2 is run-only; q1's duplicate 'a' (score 1) ranks third, below -M 2
+    text = "q1 Q0 a 1 3 r\nq1 Q0 b 2 2 r\nq1 Q0 a 3 1 r\nq2 Q0 x 1 1 r\nq2 Q0 x 2 1 r\n"
+    run = Run.from_trec(write(tmp_path, text))
+    qrels = Qrels.from_dict({"q1": {"a": 1, "b": 1}})
+    assert evaluate(qrels, run, "P.2", max_docs=2).mean() == {"P_2": 1.0}
+    with pytest.raises(DuplicateDocumentError, match=r"f\.txt:3: "):
+        evaluate(qrels, run, "P.2")
+    with pytest.raises(DuplicateDocumentError, match="query 'q2'"):
+        evaluate(Qrels.from_dict({"q2": {"x": 1}}), run, "P.2")
+    with pytest.raises(DuplicateDocumentError):  # a run built from arrays checks at once
+        Run.from_arrays(["q", "q"], ["a", "a"], [1.0, 2.0])
 
 
 def test_duplicate_document_in_qrels():
@@ -323,7 +342,7 @@ def test_duplicate_in_a_trec_file_names_file_and_lines(tmp_path):
     with pytest.raises(
         DuplicateDocumentError, match=r"dup\.run:4: .*'a'.*query '1' \(first at line 1\)"
     ):
-        Run.from_trec(run)
+        evaluate(Qrels.from_dict({"1": {"a": 1}}), Run.from_trec(run), "P.5")
     qrels = tmp_path / "dup.qrels"
     qrels.write_text("1 0 a 1\n1 0 a 0\n")
     with pytest.raises(DuplicateDocumentError, match=r"dup\.qrels:2: "):

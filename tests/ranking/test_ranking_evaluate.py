@@ -159,7 +159,7 @@ def test_rel_level_changes_relevance():
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        ({"rel_level": -1}, "rel_level must be an integer >= 0"),
+        ({"rel_level": "1"}, "rel_level must be an integer"),
         ({"rel_level": 1.5}, "rel_level must be an integer"),
         ({"max_docs": -3}, "max_docs must be None or an integer >= 0"),
         ({"gain": "log"}, "gain='log' is not one of"),

@@ -237,7 +237,9 @@ def build_parser() -> argparse.ArgumentParser:
         "  scorekit rank qrels.csv run.parquet -m nDCG@10 -m AP --format json\n"
         "  scorekit rank qrels.txt run.txt -m nDCG@10 --ties average --ndcg-ideal candidates\n"
         "  scorekit rank qrels.txt run.txt -m AP@10 -m nDCG@10 --compat spark\n"
-        "\nOptions -m -q -c -l -M -J mean what they mean to trec_eval.\n",
+        "  gzip -dc run.txt.gz | scorekit rank qrels.txt -    # the run from standard input\n"
+        "\nOptions -m -q -n -c -l -M -J -N mean what they mean to trec_eval; a RUN or QRELS of '-'\n"
+        "is read from standard input, and a gzip-compressed file is read as it is.\n",
         [_common(fmt=("trec", *OUTPUT_FORMATS), default="trec")],
     )
     p.add_argument("qrels", metavar="QRELS")
@@ -324,6 +326,12 @@ def _trec_options(
         g.add_argument(
             "-q", dest="per_query", action="store_true", help="also print each query's values"
         )
+        g.add_argument(
+            "-n",
+            dest="no_summary",
+            action="store_true",
+            help="no summary: leave out the 'all' lines (with -q: per-query lines only)",
+        )
     g.add_argument(
         "-c", dest="all_queries", action="store_true", help="average over every qrels query"
     )
@@ -333,44 +341,54 @@ def _trec_options(
         type=int,
         default=1,
         metavar="LEVEL",
-        help="relevance level (default 1)",
+        help="relevance level (default 1); any integer, as trec_eval's -l",
     )
     g.add_argument(
         "-M", dest="max_docs", type=int, metavar="N", help="use only the first N documents a query"
     )
     g.add_argument("-J", dest="judged_only", action="store_true", help="drop unjudged documents")
+    g.add_argument(
+        "-N",
+        dest="num_docs",
+        type=int,
+        metavar="N",
+        help="number of documents in the collection (the utility measure's 4th term)",
+    )
+    from ..ranking._options import EvalOptions
+
     c = p.add_argument_group(
         "conventions (where tools disagree; default: trec_eval's, or the --compat preset's)"
     )
     c.add_argument(
         "--compat",
-        choices=("trec_eval", "sklearn", "ranx", "torchmetrics", "spark", "recbole"),
+        choices=EvalOptions.choices("compat"),
         help="reproduce another tool: sets the options below as it does",
     )
     c.add_argument(
         "--ties",
-        choices=("docid_desc", "docid_asc", "input_order", "average", "optimistic", "pessimistic"),
+        choices=EvalOptions.choices("ties"),
         help="order of documents with equal scores (average: expectation over all orders)",
     )
     c.add_argument(
         "--ap-denominator",
-        choices=("relevant", "min_relevant_k", "hits"),
+        choices=EvalOptions.choices("ap_denominator"),
         help="AP@k divides by R, min(R, k) or the relevant documents found in the top k",
     )
     c.add_argument(
         "--missing-queries",
-        choices=("ignore", "zero", "error"),
+        choices=EvalOptions.choices("missing_queries"),
         help="qrels queries the run misses: leave out, score 0 (-c), or fail",
     )
     c.add_argument(
         "--ndcg-ideal",
-        choices=("judged", "candidates"),
+        choices=EvalOptions.choices("ndcg_ideal"),
         help="nDCG's ideal ranking: of all judged documents or of the run's own",
     )
     c.add_argument(
         "--gain",
         metavar="GAIN",
-        help="nDCG gain: linear, exponential (2^grade-1), binary, or GRADE=GAIN,... (0=0,1=1,2=3)",
+        help=f"nDCG gain: {', '.join(EvalOptions.choices('gain'))} (2^grade-1 for exponential), "
+        "or GRADE=GAIN,... (0=0,1=1,2=3)",
     )
 
 

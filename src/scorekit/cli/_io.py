@@ -311,7 +311,10 @@ def read_ranking(path: str, kind: str, fmt: str) -> Any:
     from ..ranking import Qrels, Run
 
     cls: Any = Qrels if kind == "qrels" else Run
-    _check_exists(path)
+    if path == "-" and fmt != "trec":
+        raise ParameterError(f"standard input ('-') is read as a TREC {kind} file only")
+    if path != "-":
+        _check_exists(path)
     if fmt == "trec":
         return cls.from_trec(path)
     frame = read_frame(path, fmt)

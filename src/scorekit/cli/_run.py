@@ -272,25 +272,24 @@ def _read_inputs(
 
 
 def _evaluate_options(args: argparse.Namespace) -> dict[str, Any]:
-    """trec_eval's -l -c -M -J and the conventions as keyword arguments of ``scorekit.evaluate``.
+    """trec_eval's -l -c -M -J -N and the conventions as ``options=EvalOptions(...)``."""
+    from ..ranking import EvalOptions
 
-    Options left at their defaults are left out.
-    """
-    options: dict[str, Any] = {}
-    if args.rel_level != 1:
-        options["rel_level"] = args.rel_level
-    if args.all_queries:
-        options["all_queries"] = True
-    if args.max_docs is not None:
-        options["max_docs"] = args.max_docs
-    if args.judged_only:
-        options["judged_only"] = True
-    for name in ("compat", "ties", "ap_denominator", "missing_queries", "ndcg_ideal"):
-        if getattr(args, name, None) is not None:
-            options[name] = getattr(args, name)
-    if getattr(args, "gain", None) is not None:
-        options["gain"] = parse_gain(args.gain)
-    return options
+    given: dict[str, Any] = {name: getattr(args, name, None) for name in _CONVENTION_FLAGS}
+    gain = getattr(args, "gain", None)
+    options = EvalOptions.build(
+        rel_level=args.rel_level,
+        all_queries=bool(args.all_queries),
+        max_docs=args.max_docs,
+        judged_only=bool(args.judged_only),
+        gain=None if gain is None else parse_gain(gain),
+        num_docs=getattr(args, "num_docs", None),
+        **given,
+    )
+    return {"options": options}
+
+
+_CONVENTION_FLAGS = ("compat", "ties", "ap_denominator", "missing_queries", "ndcg_ideal")
 
 
 def parse_gain(text: str) -> Any:
@@ -310,7 +309,33 @@ def parse_gain(text: str) -> Any:
             raise ParameterError(
                 f"--gain {text!r}: expected GRADE=GAIN pairs such as 0=0,1=1,2=3, got {part!r}"
             ) from None
+        if not -(1 << 63) <= int(grade) < 1 << 63:
+            raise ParameterError(f"--gain {text!r}: grade {grade.strip()} is out of range")
     return mapping
+
+
+def trec_eval_measures(items: Sequence[str]) -> list[str]:
+    """The ``-m`` values trec_eval acts on: the first parameter list of a family wins.
+
+    trec_eval keeps the parameters of the first ``-m FAMILY.PARAMS`` of a
+    family and ignores any later ``-m`` of it, with or without parameters
+    (``-m P.5 -m P.10`` prints P_5 only; ``-m P -m P.10`` prints P_10 only).
+
+    >>> trec_eval_measures(["P.5", "map", "P.10", "P", "ndcg_cut", "nDCG@10"])
+    ['P.5', 'map', 'ndcg_cut', 'nDCG@10']
+    """
+    first: dict[str, int] = {}
+    for i, item in enumerate(items):
+        family, dot, _ = item.strip().partition(".")
+        if dot:
+            first.setdefault(family, i)
+    out = []
+    for i, item in enumerate(items):
+        family, dot, _ = item.strip().partition(".")
+        if family in first and first[family] != i:
+            continue
+        out.append(item)
+    return out
 
 
 def _rank(args: argparse.Namespace) -> int:
@@ -318,7 +343,7 @@ def _rank(args: argparse.Namespace) -> int:
     from ..report._ranking import means, per_query
 
     report = report_path(args.report) if args.report else None
-    measures = list(args.measures or DEFAULT_TREC_MEASURES)
+    measures = trec_eval_measures(args.measures or DEFAULT_TREC_MEASURES)
     options = _evaluate_options(args)
     from ..ranking import evaluate
 
@@ -351,16 +376,14 @@ def _rank(args: argparse.Namespace) -> int:
     if args.format == "trec":
         if args.bootstrap > 0:
             _note(args, "note: trec_eval's format has no intervals; see --format table or json")
-        text = result.to_trec_eval()
-        sys.stdout.write(text if text.endswith("\n") or not text else text + "\n")
+        sys.stdout.write(result.to_trec_eval(summary=not args.no_summary))
     elif args.per_query:
         pq = per_query(result)
-        mean = means(result)
+        mean = {} if args.no_summary else means(result)
         rows = [[m, q, v] for m, values in pq.items() for q, v in values.items()]
         rows += [[m, "all", v] for m, v in mean.items()]
-        obj = {
-            m: {**{str(q): v for q, v in pq.get(m, {}).items()}, "all": v} for m, v in mean.items()
-        }
+        # the summary and the queries apart: a query may be named "all"
+        obj = {"mean": mean, "per_query": {m: {str(q): v for q, v in pq[m].items()} for m in pq}}
         render(args.format, ["measure", "query", "value"], rows, obj, title=f"Ranking: {name}")
     elif section is not None:
         header, rows = metrics_rows(section.metrics)

@@ -9,12 +9,14 @@ from ._correlation import __all__ as _correlation_all
 from ._data import Qrels, Run
 from ._evaluate import evaluate
 from ._measures import known_measures
+from ._options import EvalOptions
 from ._parse import parse_measure
 from ._result import RankingResult
 
 __all__ = [
     *_compare_all,
     *_correlation_all,
+    "EvalOptions",
     "Qrels",
     "RankingResult",
     "Run",

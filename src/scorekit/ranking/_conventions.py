@@ -76,6 +76,7 @@ class Conventions:
     gain: str = "linear"
     gain_map: tuple[tuple[int, float], ...] = ()
     gain_from_level: bool = False
+    num_docs: int = 0  # documents in the collection (trec_eval -N; utility only)
 
     def grade_gain(self, grade: IntArray, rel_level: int) -> FloatArray:
         """NDCG gain of each relevance code (codes < 0, i.e. unjudged, gain 0).
@@ -119,6 +120,8 @@ def _gain_pairs(gain: Mapping[Any, Any]) -> tuple[tuple[int, float], ...]:
             grade = int(key)
             if isinstance(key, (bool, float)) or str(grade) != str(key).strip():
                 raise ValueError
+            if not -(1 << 63) <= grade < 1 << 63:
+                raise ParameterError(f"gain mapping key {key!r} is out of range (64-bit grades)")
         except (TypeError, ValueError):
             raise ParameterError(f"gain mapping keys must be integer grades, got {key!r}") from None
         try:

@@ -11,14 +11,22 @@ Building either checks that no document appears twice for one query.
 
 from __future__ import annotations
 
+import gzip
 import os
 from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from .._errors import DuplicateDocumentError, EmptyInputError, LabelError, NonFiniteError
+from .._errors import (
+    DuplicateDocumentError,
+    EmptyInputError,
+    LabelError,
+    NonFiniteError,
+    ParameterError,
+)
 from .._optional import require
 from .._typing import AnyArray, ArrayLike, FloatArray, IntArray
 from .._validation import as_array, check_same_length, scores_1d
@@ -29,6 +37,7 @@ from ._order import apply_order, rank_order
 __all__ = ["Qrels", "Run"]
 
 _CHUNK = 1 << 18  # rows hashed at a time
+_PARALLEL_SORT = 1 << 20  # keys above which the index is sorted in two halves on two threads
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,19 +96,25 @@ def _starts(query: IntArray, n_queries: int) -> IntArray:
     return out
 
 
-def _duplicates(
-    kind: str, queries: AnyArray, query: IntArray, doc: AnyArray, rows: IntArray
-) -> None:
-    """Raise if two of the candidate rows hold the same (query, document); exact comparison."""
+def _duplicate_rows(query: IntArray, doc: AnyArray, rows: IntArray) -> IntArray:
+    """Those of the candidate rows whose (query, document) another candidate row repeats."""
     if rows.size < 2:
-        return
+        return np.zeros(0, np.int64)
     w = order_words(doc[rows])
     q = query[rows]
     order = np.lexsort([w[:, j] for j in range(w.shape[1] - 1, -1, -1)] + [q])
     w, q = w[order], q[order]
-    same = (q[1:] == q[:-1]) & (w[1:] == w[:-1]).all(axis=1)
-    if same.any():
-        r = rows[order[int(np.argmax(same))] : order[int(np.argmax(same))] + 1]
+    same = np.flatnonzero((q[1:] == q[:-1]) & (w[1:] == w[:-1]).all(axis=1))
+    return np.sort(rows[order[np.unique(np.r_[same, same + 1])]])
+
+
+def _duplicates(
+    kind: str, queries: AnyArray, query: IntArray, doc: AnyArray, rows: IntArray
+) -> None:
+    """Raise if two of the candidate rows hold the same (query, document); exact comparison."""
+    dup = _duplicate_rows(query, doc, rows)
+    if dup.size:
+        r = dup[:1]
         qid, did = decode(queries[query[r]])[0], decode(doc[r])[0]
         err = DuplicateDocumentError(
             f"{kind} lists document {did!r} more than once for query {qid!r}"
@@ -113,8 +128,14 @@ def _with_lines(
 ) -> DuplicateDocumentError:
     """``err`` with the file and the line numbers of the duplicate (re-reads the file; error path only)."""
     qid, did = getattr(err, "query", None), getattr(err, "doc", None)
-    lines = []
-    with open(path, encoding="utf-8", errors="replace") as f:
+    lines: list[int] = []
+    if os.fspath(path) == "-" or not os.path.isfile(path):  # read once: no line numbers
+        return DuplicateDocumentError(f"{os.fspath(path)}: {err}")
+    opener: Any = open
+    with open(path, "rb") as raw:
+        if raw.read(2) == b"\x1f\x8b":
+            opener = gzip.open
+    with opener(path, "rt", encoding="utf-8-sig", errors="replace") as f:
         for number, line in enumerate(f, 1):
             fields = line.split()
             if (
@@ -164,8 +185,11 @@ class Run(_QueryTable):
     :meth:`from_arrays`. Rows are ordered as trec_eval ranks them: by query id,
     then score descending, then document id descending (byte order), so the
     file's rank column is never used. A document twice for one query raises
-    :class:`~scorekit.DuplicateDocumentError`; NaN or infinite scores raise
-    :class:`~scorekit.NonFiniteError`.
+    :class:`~scorekit.DuplicateDocumentError` (for a run read with
+    :meth:`from_trec`, only when that query is evaluated and both copies are
+    above the ``max_docs`` cut, as trec_eval does); NaN or infinite scores
+    raise :class:`~scorekit.NonFiniteError` (a TREC file may hold ``inf``,
+    which trec_eval's ``atof`` reads).
 
     Top-k recommendations are runs too: a user is a query, an item a document,
     e.g. ``Run.from_frame(recs, query="user_id", doc="item_id", score="score")``
@@ -187,6 +211,10 @@ class Run(_QueryTable):
     # how rows were ordered (input row of each ranked row; ``ties="input_order"``)
     _perm: IntArray | None = field(default=None, repr=False)
     _tie_moves: tuple[IntArray, IntArray] | None = field(default=None, repr=False)
+    # from_trec: rows of documents listed twice for a query, checked only when
+    # that query is evaluated (trec_eval's rule), and the file they came from
+    _dup_rows: IntArray | None = field(default=None, repr=False)
+    _source: str | None = field(default=None, repr=False)
 
     # ----------------------------------------------------------------- building
     @classmethod
@@ -209,12 +237,12 @@ class Run(_QueryTable):
 
     @classmethod
     def from_trec(cls, path: _trec.PathLike) -> Run:
-        """Read a TREC run file (``qid Q0 docno rank score tag``; the tag of the last line is kept)."""
+        """Read a TREC run file (``qid Q0 docno rank score tag``; the tag of the last line is kept).
+
+        ``path`` may be ``"-"`` (standard input), a pipe or a gzip file; see :mod:`._trec`.
+        """
         q, q_len, d, s, tag = _trec.read_run(path)
-        try:
-            return cls._build(q, d, s, tag, q_len)
-        except DuplicateDocumentError as err:
-            raise _with_lines(path, err, 0, 2) from None
+        return cls._build(q, d, s, tag, q_len, source=os.fspath(path))
 
     @classmethod
     def from_dict(cls, run: Mapping[Any, Mapping[Any, float]], *, tag: str = "scorekit") -> Run:
@@ -232,20 +260,61 @@ class Run(_QueryTable):
         score: str = "score",
         tag: str = "scorekit",
     ) -> Run:
-        """A pandas or polars frame with one row per (query, document) and a score column."""
-        return cls.from_arrays(frame[query], frame[doc], frame[score], tag=tag)
+        """A pandas or polars frame with one row per (query, document) and a score column.
+
+        A missing column raises :class:`~scorekit.ParameterError` naming it.
+        """
+        q, d, s = (
+            _column(frame, c, a) for c, a in ((query, "query"), (doc, "doc"), (score, "score"))
+        )
+        return cls.from_arrays(q, d, s, tag=tag)
 
     @classmethod
     def _build(
-        cls, q: AnyArray, d: AnyArray, s: FloatArray, tag: str, q_len: IntArray | None = None
+        cls,
+        q: AnyArray,
+        d: AnyArray,
+        s: FloatArray,
+        tag: str,
+        q_len: IntArray | None = None,
+        source: str | None = None,
     ) -> Run:
+        """``source`` (a file read by from_trec): duplicates raise only when evaluated."""
         queries, code = _query_codes(q, q_len)
         order = rank_order(code, s, d)
         code, s, d = apply_order(order, code, s, d, owned=True)
         coded = _Coded(queries, code, d, _starts(code, queries.size))
-        index = _doc_index(coded)
+        index, candidates = _doc_index(coded)
+        dup = None
+        if candidates.size:
+            if source is None:
+                _duplicates("the run", coded.queries, coded.query, coded.doc, candidates)
+            dup = _duplicate_rows(coded.query, coded.doc, candidates)
+            dup = dup if dup.size else None
         moves = (order.pos, order.src) if order.pos.size else None
-        return cls(coded, s, str(tag), index, order.perm, moves)
+        return cls(coded, s, str(tag), index, order.perm, moves, dup, source)
+
+    def _check_duplicates(self, queries: IntArray, depth: int | None) -> None:
+        """Raise if a document is listed twice for one of these query codes within ``depth`` ranks.
+
+        trec_eval accepts a duplicate in a query it does not evaluate (run only)
+        or below its ``-M`` cut; so does a run read from a file.
+        """
+        rows = self._dup_rows
+        if rows is None:
+            return
+        c = self._coded
+        used = np.zeros(self.n_queries, bool)
+        used[queries] = True
+        keep = used[c.query[rows]]
+        if depth is not None:
+            keep &= rows - c.starts[c.query[rows]] < depth
+        try:
+            _duplicates("the run", c.queries, c.query, c.doc, rows[keep])
+        except DuplicateDocumentError as err:
+            if self._source is None:
+                raise
+            raise _with_lines(self._source, err, 0, 2) from None
 
     # ---------------------------------------------------------------- accessors
     def __len__(self) -> int:
@@ -367,8 +436,8 @@ class Qrels(_QueryTable):
         relevance: str | None = "relevance",
     ) -> Qrels:
         """A pandas or polars frame, one row per judged (query, document); ``relevance=None``: all 1."""
-        rel = None if relevance is None else frame[relevance]
-        return cls.from_arrays(frame[query], frame[doc], rel)
+        rel = None if relevance is None else _column(frame, relevance, "relevance")
+        return cls.from_arrays(_column(frame, query, "query"), _column(frame, doc, "doc"), rel)
 
     @classmethod
     def _build(cls, q: AnyArray, d: AnyArray, r: IntArray) -> Qrels:
@@ -414,6 +483,16 @@ class Qrels(_QueryTable):
                 "relevance": self.relevance,
             }
         )
+
+
+def _column(frame: Any, name: str, argument: str) -> Any:
+    """``frame[name]``, or a ParameterError naming the column and the argument."""
+    columns = list(getattr(frame, "columns", []))
+    if name not in columns:
+        raise ParameterError(
+            f"{argument}={name!r}: the frame has no column {name!r}; its columns are {columns}"
+        )
+    return frame[name]
 
 
 def _own(arr: AnyArray, given: Any) -> AnyArray:
@@ -462,8 +541,24 @@ def _nest(c: _Coded, values: list[Any]) -> dict[str, dict[str, Any]]:
     }
 
 
-def _doc_index(c: _Coded) -> U64:
-    """Sorted ``(hash(query, doc) high bits, row)`` keys; checks for duplicate documents.
+def _sort_in_halves(keys: U64) -> None:
+    """Sort in place: two halves on two threads (NumPy's sort releases the GIL), then one merge.
+
+    The merge is a stable sort (timsort), linear on two sorted runs. Small
+    arrays or one CPU: one plain sort.
+    """
+    n = keys.size
+    if n < _PARALLEL_SORT or (os.cpu_count() or 1) < 2:
+        keys.sort()
+        return
+    half = n // 2
+    with ThreadPoolExecutor(2) as pool:
+        list(pool.map(np.ndarray.sort, [keys[:half], keys[half:]]))
+    keys.sort(kind="stable")
+
+
+def _doc_index(c: _Coded) -> tuple[U64, IntArray]:
+    """Sorted ``(hash(query, doc) high bits, row)`` keys, and the rows that may be duplicates.
 
     The low ``b`` bits hold the row number (``b`` = bits needed for the rows),
     the high bits a hash of the query code and document id, so one sort finds
@@ -478,14 +573,12 @@ def _doc_index(c: _Coded) -> U64:
         part = hash_ids(c.doc[lo:hi], c.query[lo:hi].astype(np.int64))
         np.bitwise_and(part, ~mask, out=part)
         np.bitwise_or(part, np.arange(lo, hi, dtype=np.uint64), out=keys[lo:hi])
-    keys.sort()
+    _sort_in_halves(keys)
     same_parts = []
     for lo in range(0, n - 1, _CHUNK):
         hi = min(lo + _CHUNK, n - 1)
         gap = np.bitwise_xor(keys[lo + 1 : hi + 1], keys[lo:hi])  # equal high bits: xor <= mask
         same_parts.append(np.flatnonzero(gap <= mask) + lo)
     same = np.concatenate(same_parts) if same_parts else np.zeros(0, np.int64)
-    if same.size:
-        rows = (keys[np.r_[same, same + 1]] & mask).astype(np.int64)
-        _duplicates("the run", c.queries, c.query, c.doc, np.unique(rows))
-    return keys
+    rows = np.unique((keys[np.r_[same, same + 1]] & mask).astype(np.int64))
+    return keys, rows

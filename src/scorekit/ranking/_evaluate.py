@@ -24,7 +24,6 @@ the groups in the state, whose expectation kernels are in :mod:`._average`;
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
 
 import numpy as np
 
@@ -36,13 +35,14 @@ from ._conventions import Conventions, check_gain_grades, resolve_conventions
 from ._data import Qrels, Run
 from ._ids import decode, hash_ids, padded, words
 from ._measures import Measure
+from ._options import EvalOptions
 from ._order import segments as _segments
 from ._parse import parse_requests
 from ._result import PerQuery, RankingResult, summarize
-from ._state import NONPOOL, UNJUDGED, Context, RankedState
+from ._state import NONPOOL, UNJUDGED, Context, RankedState, pair_counts
 from ._ties import arrange, group_ids
 
-__all__ = ["evaluate"]
+__all__ = ["EvalOptions", "evaluate"]
 
 
 def _match_queries(
@@ -125,11 +125,13 @@ def ranked_state(
             "no query is in both the run and the qrels (pass all_queries=True to score the "
             "qrels queries the run misses as 0)"
         )
+    run._check_duplicates(run_code[run_code >= 0], max_docs)
     rc = run._coded
     qmap = np.full(qrels.n_queries, -1, np.int64)
     qmap[qrels_code[run_code >= 0]] = run_code[run_code >= 0]
     rows, grade = _join(qrels, run, qmap)
-    rel = np.full(rc.query.size, NONPOOL, np.int32)
+    top = int(grade.max()) if grade.size else 0
+    rel = np.full(rc.query.size, NONPOOL, np.int32 if top < 1 << 31 else np.int64)
     rel[rows] = np.where(grade >= 0, grade, UNJUDGED)
     group = None
     if average:
@@ -193,10 +195,7 @@ def _levels(qrels: Qrels, qrels_code: IntArray) -> tuple[IntArray, IntArray, Int
     index[qrels_code] = np.arange(qrels_code.size)
     q = index[qc.query]
     keep = (q >= 0) & (qrels.relevance >= 0)
-    q, r = q[keep], qrels.relevance[keep]
-    width = int(r.max()) + 1 if r.size else 1
-    key, count = np.unique(q * width + r, return_counts=True)
-    return key // width, key % width, count.astype(np.int64)
+    return pair_counts(q[keep], qrels.relevance[keep].astype(np.int64))
 
 
 def _micro(ctx: Context, m: Measure) -> float:
@@ -220,17 +219,19 @@ def evaluate(
     run: Run,
     measures: str | Iterable[str],
     *,
-    rel_level: int = 1,
-    all_queries: bool = False,
+    options: EvalOptions | None = None,
+    rel_level: int | None = None,
+    all_queries: bool | None = None,
     max_docs: int | None = None,
-    judged_only: bool = False,
+    judged_only: bool | None = None,
     gain: str | Mapping[int, float] | None = None,
-    per_query: bool = False,
+    per_query: bool | None = None,
     ties: str | None = None,
     ap_denominator: str | None = None,
     missing_queries: str | None = None,
     ndcg_ideal: str | None = None,
     compat: str | None = None,
+    num_docs: int | None = None,
 ) -> RankingResult:
     """Evaluate a run against relevance judgments; trec_eval's conventions unless told otherwise.
 
@@ -262,7 +263,12 @@ def evaluate(
     ``measures``: trec_eval names and syntax (``"map"``, ``"P.5,10"``,
     ``"all_trec"``) or aliases (``"nDCG@10"``, ``"AP@10"``, ``"RR"``); see
     :func:`known_measures`. ``per_query`` makes ``to_trec_eval()`` print each
-    query (``-q``); per-query values are always kept.
+    query (``-q``); per-query values are always kept. ``num_docs`` is the
+    collection size of the utility measure (``-N``).
+
+    Every option can come as one :class:`~scorekit.ranking.EvalOptions`
+    (``options=``); keyword arguments given as well override its fields.
+    Defaults: ``rel_level=1``, ``max_docs=None`` (all), the flags off.
 
     Examples
     --------
@@ -297,36 +303,34 @@ def evaluate(
         raise ParameterError(f"qrels must be a scorekit Qrels, got {type(qrels).__name__}")
     if not isinstance(run, Run):
         raise ParameterError(f"run must be a scorekit Run, got {type(run).__name__}")
-    check_options(rel_level, max_docs)
-    conv = resolve_conventions(
-        compat=compat,
+    opts = EvalOptions.build(
+        options,
+        rel_level=rel_level,
+        all_queries=all_queries,
+        max_docs=max_docs,
+        judged_only=judged_only,
+        gain=gain,
+        per_query=per_query,
         ties=ties,
         ap_denominator=ap_denominator,
         missing_queries=missing_queries,
         ndcg_ideal=ndcg_ideal,
-        gain=gain,
-        all_queries=bool(all_queries),
+        compat=compat,
+        num_docs=num_docs,
     )
+    conv = opts.conventions()
     requests = parse_requests(measures)
     state = ranked_state(
         qrels,
         run,
-        max_docs=None if max_docs is None else int(max_docs),
-        judged_only=bool(judged_only),
+        max_docs=None if opts.max_docs is None else int(opts.max_docs),
+        judged_only=bool(opts.judged_only),
         conventions=conv,
-        rel_level=int(rel_level),
+        rel_level=int(opts.rel_level),
     )
-    return compute(state, requests, rel_level=int(rel_level), per_query=per_query, conventions=conv)
-
-
-def check_options(rel_level: Any, max_docs: Any) -> None:
-    """Raise :class:`ParameterError` for a bad ``rel_level`` or ``max_docs``."""
-    if isinstance(rel_level, bool) or not isinstance(rel_level, (int, np.integer)) or rel_level < 0:
-        raise ParameterError(f"rel_level must be an integer >= 0, got {rel_level!r}")
-    if max_docs is not None and (
-        isinstance(max_docs, bool) or not isinstance(max_docs, (int, np.integer)) or max_docs < 0
-    ):
-        raise ParameterError(f"max_docs must be None or an integer >= 0, got {max_docs!r}")
+    return compute(
+        state, requests, rel_level=int(opts.rel_level), per_query=opts.per_query, conventions=conv
+    )
 
 
 def compute(

@@ -179,10 +179,28 @@ def ndcg_cut(ctx: Context, params: tuple[Any, ...]) -> FloatArray:
 
 
 def _prefix(q: IntArray, values: FloatArray, start: IntArray) -> FloatArray:
-    """Within-query running sums (inclusive) of values laid out by query."""
-    total = np.cumsum(values)
-    base = np.concatenate([[0.0], total])[start[:-1]]
-    out: FloatArray = total - base[q]
+    """Within-query running sums (inclusive) of values laid out by query (``start``: offsets).
+
+    Each query is summed from 0.0 in rank order, as trec_eval's loops do, so
+    every prefix is bit-identical to its own (one global cumsum minus the sum
+    before the query would not be). Queries are grouped by length (powers of
+    two) and each group is one row-wise 2-D cumsum, sequential along a row.
+    """
+    out: FloatArray = np.empty(values.size, np.float64)
+    length = np.diff(start)
+    busy = np.flatnonzero(length > 0)
+    if busy.size == 0:
+        return out
+    bucket = np.ceil(np.log2(length[busy])).astype(np.int64)
+    order = np.argsort(bucket, kind="stable")
+    cuts = np.flatnonzero(np.diff(bucket[order])) + 1
+    for segs in np.split(busy[order], cuts):
+        width = int(length[segs].max())
+        col = np.arange(width)
+        valid = col < length[segs][:, None]
+        idx = start[segs][:, None] + np.minimum(col, length[segs][:, None] - 1)
+        acc = np.cumsum(np.where(valid, values[idx], 0.0), axis=1)
+        out[idx[valid]] = acc[valid]
     return out
 
 
@@ -262,8 +280,11 @@ def G(ctx: Context, params: tuple[Any, ...]) -> FloatArray:
     return _div(_per_query(ctx, r.q, w), _per_query(ctx, i.q, i.gain))
 
 
-def _power(p: float, exponent: IntArray) -> FloatArray:
-    out: FloatArray = np.power(p, exponent.astype(np.float64))
+def _powers(p: float, top: int) -> FloatArray:
+    """p^0 .. p^top by repeated multiplication, bit for bit trec_eval's ``cur_p = cur_p * p``."""
+    steps = np.full(top + 1, p, np.float64)
+    steps[0] = 1.0
+    out: FloatArray = np.cumprod(steps, dtype=np.float64)
     return out
 
 
@@ -303,7 +324,7 @@ def rbp(ctx: Context, params: tuple[Any, ...]) -> FloatArray:
     scale = (lo < 0) | (hi > 1)
     norm = scale[q] & known[pos]
     gain = np.where(norm, _div(gain - lo[q], hi[q] - lo[q]), gain)
-    w = gain * _power(p, rank - 1)
+    w = gain * _powers(p, int(rank.max()) if rank.size else 0)[rank - 1]
     return (1.0 - p) * _per_query(ctx, q, w)
 
 
@@ -311,5 +332,6 @@ def rbp_resid(ctx: Context, params: tuple[Any, ...]) -> FloatArray:
     p = _persistence(params)
     _, q, rank = ctx.events(ctx.state.rel < 0)
     has = np.bincount(q, minlength=ctx.n_q) > 0
-    resid = _power(p, ctx.num_ret) + (1 - p) * _per_query(ctx, q, _power(p, rank - 1))
+    powers = _powers(p, int(ctx.num_ret.max()) if ctx.num_ret.size else 0)
+    resid = powers[ctx.num_ret] + (1 - p) * _per_query(ctx, q, powers[rank - 1])
     return np.where(has, resid, 0.0)

@@ -96,7 +96,8 @@ def utility(ctx: Context, params: tuple[Any, ...]) -> FloatArray:
     rr = ctx.num_rel_ret.astype(np.float64)
     ret = ctx.num_ret.astype(np.float64)
     rel = ctx.num_rel.astype(np.float64)
-    value = a * rr + b * (ret - rr) + c * (rel - rr) + d * (rr - ret - rel)
+    n = float(ctx.conv.num_docs)  # trec_eval's -N (0 unless given)
+    value = a * rr + b * (ret - rr) + c * (rel - rr) + d * (n + rr - ret - rel)
     return np.where(ctx.state.in_run, value, 0.0)
 
 

@@ -126,13 +126,14 @@ class RankingResult:
         pd = require("pandas", pip="pandas")
         return pd.DataFrame(self.per_query, index=pd.Index(list(self.query_ids), name="query"))
 
-    def to_trec_eval(self, per_query: bool | None = None) -> str:
+    def to_trec_eval(self, per_query: bool | None = None, *, summary: bool = True) -> str:
         """trec_eval's output text: ``measure<TAB>query|all<TAB>value`` lines.
 
         The measure name is left-justified in 22 characters, floats have 4
         decimals, counts are integers; lines come in trec_eval's order (per
         query first when ``per_query`` — default: the ``per_query`` option of
-        :func:`~scorekit.evaluate` — then the ``all`` lines, ``runid`` first).
+        :func:`~scorekit.evaluate` — then the ``all`` lines, ``runid`` first;
+        ``summary=False`` leaves them out, trec_eval's ``-n``). No line, no text.
         """
         show = self.show_queries if per_query is None else per_query
         order = _print_order(list(self.measures))
@@ -141,13 +142,13 @@ class RankingResult:
             columns = [(m, _as_list(self.values[m])) for m in order if m.definition.per_query]
             for i, qid in enumerate(self.query_ids):
                 lines.extend(f"{m.name:<22}\t{qid}\t{_fmt(m, v[i])}" for m, v in columns)
-        for m in order:
+        for m in order if summary else ():
             kind = m.definition.summary
             if kind == "none":
                 continue
             value = self.tag if kind == "tag" else self.summary[m]
             lines.append(f"{m.name:<22}\tall\t{_fmt(m, value)}")
-        return "\n".join(lines) + "\n"
+        return "".join(line + "\n" for line in lines)
 
 
 def summarize(m: Measure, values: PerQuery, n_q: int, micro: Any = None) -> Any:

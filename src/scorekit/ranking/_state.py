@@ -29,6 +29,28 @@ NONPOOL = -1  # retrieved, not in the qrels
 UNJUDGED = -2  # retrieved, in the qrels with a negative grade (pooled, not judged)
 
 
+def pair_counts(q: IntArray, grade: IntArray) -> tuple[IntArray, IntArray, IntArray]:
+    """Distinct (query, grade) pairs sorted, and how often each occurs (grades >= 0).
+
+    One key ``q * width + grade`` when it fits in 64 bits, else a lexsort (huge grades).
+
+    >>> [a.tolist() for a in pair_counts(np.array([1, 0, 1]), np.array([2**40, 3, 2**40]))]
+    [[0, 1], [3, 1099511627776], [1, 2]]
+    """
+    if q.size == 0:
+        empty = np.zeros(0, np.int64)
+        return empty, empty, empty
+    width = int(grade.max()) + 1
+    if (int(q.max()) + 1) * width < 1 << 63:
+        key, count = np.unique(q.astype(np.int64) * width + grade, return_counts=True)
+        return key // width, key % width, count.astype(np.int64)
+    order = np.lexsort([grade, q])
+    q, grade = q[order], grade[order]
+    first = np.flatnonzero(np.r_[True, (q[1:] != q[:-1]) | (grade[1:] != grade[:-1])])
+    count = np.diff(np.r_[first, q.size]).astype(np.int64)
+    return q[first].astype(np.int64), grade[first].astype(np.int64), count
+
+
 @dataclass(frozen=True, slots=True)
 class RankedState:
     """Relevance codes in rank order for a set of queries, with their judgment counts."""
@@ -36,7 +58,7 @@ class RankedState:
     qids: AnyArray  # (n_q,) sorted query ids (padded S)
     in_run: BoolArray  # (n_q,) False for a qrels query the run does not have (all_queries)
     starts: IntArray  # (n_q + 1,) segment offsets into rel
-    rel: AnyArray  # (n,) int32 relevance codes in rank order
+    rel: AnyArray  # (n,) relevance codes in rank order (int32, int64 for huge grades)
     level_q: IntArray  # (m,) query of each (query, grade) count, grades >= 0, sorted
     level: IntArray  # (m,) the grade
     level_count: IntArray  # (m,) judged documents with that grade
@@ -161,10 +183,7 @@ class Context:
         rel = self.state.rel
         pos = np.flatnonzero(rel >= 0)
         q = np.searchsorted(self.starts, pos, side="right") - 1
-        grade = rel[pos].astype(np.int64)
-        width = int(grade.max()) + 1 if grade.size else 1
-        key, count = np.unique(q * width + grade, return_counts=True)
-        return key // width, key % width, count.astype(np.int64)
+        return pair_counts(q, rel[pos].astype(np.int64))
 
     @cached_property
     def query_of_position(self) -> IntArray:

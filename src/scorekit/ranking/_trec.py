@@ -6,8 +6,14 @@ Formats (whitespace-separated fields, one judgment or retrieved document a line)
   rank column is ignored, the tag of the last line is the run's tag (trec_eval).
 - qrels: ``qid iter docno relevance`` — exactly four fields, relevance an integer.
 
-Blank lines and lines whose first field starts with ``#`` are skipped. The file
-is memory-mapped (or read, if small) and parsed with NumPy in blocks of about
+Blank lines and lines whose first field starts with ``#`` are skipped; a UTF-8
+byte order mark at the start of the file is ignored; a NUL byte inside a line is
+an error. ``-`` reads standard input, and a gzip-compressed file (``run.txt.gz``,
+found by its magic bytes) is decompressed, both into one buffer. Numbers are
+read as trec_eval reads them where that is unambiguous (scores: C's ``strtod``
+syntax, so ``inf`` and ``1e400`` are infinite; grades: decimal integers) and a
+token it would read differently (``1_0``, ``2e1`` as a grade, ``0x10``) is an
+error, never reinterpreted. A regular file is memory-mapped (or read, if small) and parsed with NumPy in blocks of about
 1 MiB of whole lines, two blocks at a time on threads (NumPy releases the GIL
 in its loops): a block whose lines are all separated by single spaces (the
 common case) is split by finding the bytes <= 0x20; any other block goes
@@ -23,13 +29,18 @@ A 10-million-line run (330 MB) reads in about a second on one core.
 
 from __future__ import annotations
 
+import gzip
 import mmap
 import os
+import re
+import stat
+import sys
+import zlib
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import IO, Any, TypeVar, cast
 
 import numpy as np
 
@@ -85,27 +96,72 @@ class _Fields:
         return self.sep[:, col]
 
 
-def _load(path: PathLike) -> tuple[AnyArray, int]:
-    """The file's bytes as a uint8 array, and their number.
+def _read_stream(f: IO[bytes]) -> bytearray:
+    """Everything ``f`` holds, read in chunks into one growing buffer."""
+    data = bytearray()
+    while chunk := f.read(1 << 24):
+        data += chunk
+    return data
 
-    A large file is memory-mapped (no copy); a small one is read into an array
-    with zero padding. Blocks near the end are copied with padding before
-    parsing (:func:`_padded_block`), so 8-byte reads past an id stay in bounds.
+
+def _load(path: PathLike) -> tuple[AnyArray, int, int]:
+    """The file's bytes as a uint8 array, their number, and where the content starts.
+
+    A large regular file is memory-mapped (no copy); a small one, standard input
+    (``-``), a pipe and a gzip file are read once into one zero-padded buffer.
+    Blocks near the end are copied with padding before parsing
+    (:func:`_padded_block`), so 8-byte reads past an id stay in bounds. The
+    content starts after a UTF-8 byte order mark, if there is one.
     """
-    size = os.path.getsize(path)
-    if size > _MAP_ABOVE:
-        with open(path, "rb") as f:
-            mapped = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
-        return np.frombuffer(mapped, np.uint8), size
-    buf = np.zeros(size + _PAD, np.uint8)
+    name = os.fspath(path)
+    if name == "-":
+        return _read_unsized(sys.stdin.buffer, "standard input")
     with open(path, "rb") as f:
-        got = f.readinto(memoryview(buf.data)[:size])
+        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode) or f.peek(2)[:2] == _GZIP:
+            return _read_unsized(f, name)  # a pipe, a device or gzip: the size is unknown
+        size = os.fstat(f.fileno()).st_size
+        if size > _MAP_ABOVE:
+            mapped = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+            buf = np.frombuffer(mapped, np.uint8)
+            return buf, size, _bom(buf)
+        data = np.zeros(size + _PAD, np.uint8)
+        got = f.readinto(memoryview(data.data)[:size])
     if got != size:  # pragma: no cover - the file changed while being read
-        raise ParseError(f"{path}: could not read the whole file")
+        raise ParseError(f"{name}: could not read the whole file")
+    return _terminated(data, size)
+
+
+_GZIP = b"\x1f\x8b"
+
+
+def _read_unsized(f: Any, name: str) -> tuple[AnyArray, int, int]:
+    """Read a stream (decompressing gzip, known by its magic bytes) into one buffer."""
+    if f.peek(2)[:2] != _GZIP:
+        return _stream_buffer(_read_stream(f))
+    try:
+        with gzip.GzipFile(fileobj=f, mode="rb") as z:
+            return _stream_buffer(_read_stream(cast(IO[bytes], z)))
+    except (OSError, EOFError, zlib.error) as err:
+        raise ParseError(f"{name}: not a valid gzip file ({err})") from None
+
+
+def _stream_buffer(data: bytearray) -> tuple[AnyArray, int, int]:
+    """A zero-padded array over ``data`` itself (no copy)."""
+    size = len(data)
+    data += bytes(_PAD)
+    return _terminated(np.frombuffer(data, np.uint8), size)
+
+
+def _terminated(buf: AnyArray, size: int) -> tuple[AnyArray, int, int]:
     if size and buf[size - 1] != 0x0A:
         buf[size] = 0x0A
         size += 1
-    return buf, size
+    return buf, size, _bom(buf)
+
+
+def _bom(buf: AnyArray) -> int:
+    """3 if the bytes start with a UTF-8 byte order mark, else 0."""
+    return 3 if buf.size >= 3 and bytes(buf[:3]) == b"\xef\xbb\xbf" else 0
 
 
 def _padded_block(buf: AnyArray, start: int, stop: int) -> AnyArray:
@@ -117,9 +173,8 @@ def _padded_block(buf: AnyArray, start: int, stop: int) -> AnyArray:
     return out
 
 
-def _blocks(buf: AnyArray, size: int) -> Iterator[tuple[int, int]]:
-    """Consecutive ranges of whole lines of about ``_BLOCK`` bytes."""
-    start = 0
+def _blocks(buf: AnyArray, size: int, start: int = 0) -> Iterator[tuple[int, int]]:
+    """Consecutive ranges of whole lines of about ``_BLOCK`` bytes from ``start``."""
     while start < size:
         stop = min(start + _BLOCK, size)
         look = 1 << 12
@@ -172,6 +227,11 @@ def _general_block(b: AnyArray, base: int, n_fields: int, exact: bool, fmt: str)
     """Fields of a block with any whitespace; skips blank and ``#`` lines; checks field counts."""
     ws = (b == 0x20) | ((b >= 0x09) & (b <= 0x0D))
     nl = np.flatnonzero(b == 0x0A)
+    nul = np.flatnonzero(b == 0)
+    if nul.size:
+        raise _LineError(
+            int(np.searchsorted(nl, nul[0])) + 1, "a NUL byte inside the line (binary data?)"
+        )
     body = ~ws
     starts = np.flatnonzero(body[1:] & ws[:-1]) + 1
     if b.size and body[0]:
@@ -217,8 +277,8 @@ def _parse_blocks(
     NumPy and pyarrow release the GIL in their loops, so blocks parse in
     parallel; a malformed line is reported with its line number in the file.
     """
-    buf, size = _load(path)
-    spans = list(_blocks(buf, size))
+    buf, size, begin = _load(path)
+    spans = list(_blocks(buf, size, begin))
     _arrow_modules()  # import once, before the threads
 
     def work(span: tuple[int, int]) -> tuple[int, T | None, _LineError | None]:
@@ -274,21 +334,47 @@ def take_ids(buf: AnyArray, start: IntArray, end: IntArray) -> AnyArray:
     return out.view(f"S{8 * k}").reshape(n)
 
 
+def _byte_table(chars: bytes) -> AnyArray:
+    table = np.zeros(256, bool)
+    table[list(chars)] = True
+    table[0] = True  # the padding of short tokens
+    return table
+
+
+# Bytes a number token may hold for NumPy's parser to read it as C does; any other
+# token (``1_0``, which NumPy reads as 10; ``0x10``; non-ASCII digits) goes to the
+# strict grammar of :func:`_slow_numbers`.
+_FLOAT_BYTES = _byte_table(b"0123456789+-.eEinftyINFTYaA")
+_INT_BYTES = _byte_table(b"0123456789+-")
+_FLOAT_RE = re.compile(rb"[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf(?:inity)?|nan)", re.I)
+_INT_RE = re.compile(rb"[+-]?\d+")
+_INT64 = (-(1 << 63), (1 << 63) - 1)
+
+
 def _take_numbers(buf: AnyArray, fields: _Fields, col: int, what: str, integer: bool) -> AnyArray:
+    """The numbers of one column: scores as C's ``strtod`` reads them, grades as decimal integers.
+
+    A score may be infinite (``inf``, ``1e400``: trec_eval's ``atof`` accepts
+    them) but not NaN; a grade must fit in 64 bits.
+    """
     start, end = fields.start(col), fields.end(col)
     values: AnyArray | None = None if integer else _arrow_floats(buf, start, end - start)
     if values is None:
         tokens = take_ids(buf, start, end)
-        try:
-            values = tokens.astype(np.int64 if integer else np.float64)
-        except ValueError:
+        table = _INT_BYTES if integer else _FLOAT_BYTES
+        if table[tokens.view(np.uint8)].all():
+            try:
+                values = tokens.astype(np.int64 if integer else np.float64)
+            except (ValueError, OverflowError):
+                values = None
+        if values is None:
             values = _slow_numbers(tokens, fields.line, what, integer)
     if not integer:
-        bad = ~np.isfinite(values)
+        bad = np.isnan(values)
         if bad.any():
             i = int(np.argmax(bad))
             token = buf[int(start[i]) : int(end[i])].tobytes().decode(errors="replace")
-            raise _LineError(int(fields.line[i]), f"{what} {token!r} is not a finite number")
+            raise _LineError(int(fields.line[i]), f"{what} {token!r} is not a number (NaN)")
     return values
 
 
@@ -340,19 +426,22 @@ def _arrow_floats(buf: AnyArray, start: IntArray, length: IntArray) -> FloatArra
 
 
 def _slow_numbers(tokens: AnyArray, line: IntArray, what: str, integer: bool) -> AnyArray:
+    """Numbers one by one in a strict grammar (the path of a malformed or unusual token)."""
     out = np.empty(tokens.size, np.int64 if integer else np.float64)
+    grammar = _INT_RE if integer else _FLOAT_RE
     for i, tok in enumerate(tokens.tolist()):
-        try:
-            value = float(tok)
-            if integer and value != int(value):
-                raise ValueError
-        except ValueError:
+        found = tok.decode(errors="replace")
+        if grammar.fullmatch(tok) is None:
             kind = "an integer" if integer else "a number"
-            found = tok.decode(errors="replace")
-            raise _LineError(
-                int(line[i]), f"expected {what} to be {kind}, found {found!r}"
-            ) from None
-        out[i] = value
+            why = " (decimal digits only; trec_eval would read a prefix)" if integer else ""
+            raise _LineError(int(line[i]), f"expected {what} to be {kind}, found {found!r}{why}")
+        if integer:
+            value = int(tok)
+            if not _INT64[0] <= value <= _INT64[1]:
+                raise _LineError(int(line[i]), f"{what} {found} is out of range (a 64-bit integer)")
+            out[i] = value
+        else:
+            out[i] = float(tok)
     return out
 
 

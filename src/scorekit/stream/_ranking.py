@@ -10,7 +10,7 @@ engine uses, scores as float64), and :meth:`RankingAccumulator.evaluate` runs
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -19,9 +19,8 @@ from .._errors import EmptyInputError, NonFiniteError, ParameterError
 from .._typing import AnyArray, ArrayLike
 from .._validation import check_same_length, scores_1d
 from ..ranking import Qrels, RankingResult, Run, evaluate
-from ..ranking._conventions import resolve_conventions
-from ..ranking._evaluate import check_options
 from ..ranking._ids import id_bytes
+from ..ranking._options import EvalOptions
 from ..ranking._parse import parse_requests
 from ._base import Accumulator, encode_array
 from ._labels import empty_chunk
@@ -30,39 +29,14 @@ from ._statecheck import Fields, check_lengths
 __all__ = ["RankingAccumulator"]
 
 
-_OPTIONS = (
-    "rel_level",
-    "all_queries",
-    "max_docs",
-    "judged_only",
-    "gain",
-    "per_query",
-    "ties",
-    "ap_denominator",
-    "missing_queries",
-    "ndcg_ideal",
-    "compat",
-)
-_CONVENTIONS = ("compat", "ties", "ap_denominator", "missing_queries", "ndcg_ideal", "gain")
-
-
 def _checked(options: dict[str, Any]) -> dict[str, Any]:
-    """The options of :func:`scorekit.evaluate`, checked now (a bad one raises before any data)."""
-    unknown = sorted(set(options) - set(_OPTIONS))
-    if unknown:
-        raise ParameterError(
-            f"unknown option(s) {', '.join(map(repr, unknown))}; the options of "
-            f"scorekit.evaluate are {', '.join(_OPTIONS)}"
-        )
-    check_options(options.get("rel_level", 1), options.get("max_docs"))
-    resolve_conventions(
-        all_queries=bool(options.get("all_queries", False)),
-        **{k: options[k] for k in _CONVENTIONS if k in options},
-    )
-    out = dict(options)
-    if isinstance(out.get("gain"), Mapping):  # JSON-safe keys (to_dict); evaluate reads them back
-        out["gain"] = {str(int(k)): float(v) for k, v in out["gain"].items()}
-    return out
+    """The options of :func:`scorekit.evaluate`, checked now (a bad one raises before any data).
+
+    An ``options=EvalOptions(...)`` entry is merged with the others; the result
+    is JSON-safe (:meth:`EvalOptions.to_dict`), for ``to_dict``.
+    """
+    base = options.pop("options", None)
+    return EvalOptions.build(base, **options).to_dict()
 
 
 class RankingAccumulator(Accumulator):
@@ -90,7 +64,8 @@ class RankingAccumulator(Accumulator):
         The keyword options of :func:`scorekit.evaluate` (``rel_level``,
         ``all_queries``, ``max_docs``, ``judged_only``, ``gain``, ``per_query``,
         and the conventions ``ties``, ``ap_denominator``, ``missing_queries``,
-        ``ndcg_ideal``, ``compat``), checked here. With ``ties="input_order"``
+        ``ndcg_ideal``, ``compat``, ``num_docs``) or ``options=EvalOptions(...)``,
+        checked here. With ``ties="input_order"``
         the input order is the order of the rows fed (merged rows after one's own).
 
     Examples
