@@ -39,6 +39,7 @@ from ._measures import Measure
 from ._order import segments as _segments
 from ._parse import parse_requests
 from ._result import PerQuery, RankingResult, summarize
+from ._subtopics import SubtopicQrels
 from ._state import NONPOOL, UNJUDGED, Context, RankedState
 from ._ties import arrange, group_ids
 
@@ -216,7 +217,7 @@ def _micro(ctx: Context, m: Measure) -> float:
 
 
 def evaluate(
-    qrels: Qrels,
+    qrels: Qrels | SubtopicQrels,
     run: Run,
     measures: str | Iterable[str],
     *,
@@ -293,6 +294,11 @@ def evaluate(
     >>> show(q, r, "nDCG", gain={0: 0, 1: 1, 2: 3}), show(q, r, "nDCG", compat="sklearn")
     ({'nDCG': 0.2754}, {'nDCG': 1.0})
     """
+    if isinstance(qrels, SubtopicQrels):  # diversity measures (ndeval): _diversity_eval.py
+        from ._diversity_eval import evaluate_subtopics
+
+        options = {k: v for k, v in locals().items() if k not in ("qrels", "run", "measures")}
+        return evaluate_subtopics(qrels, run, measures, **options)
     if not isinstance(qrels, Qrels):
         raise ParameterError(f"qrels must be a scorekit Qrels, got {type(qrels).__name__}")
     if not isinstance(run, Run):
