@@ -11,6 +11,7 @@ from ._evaluate import evaluate
 from ._measures import known_measures
 from ._parse import parse_measure
 from ._result import RankingResult
+from ._subtopics import SubtopicQrels
 
 __all__ = [
     *_compare_all,
@@ -18,6 +19,7 @@ __all__ = [
     "Qrels",
     "RankingResult",
     "Run",
+    "SubtopicQrels",
     "evaluate",
     "known_measures",
     "parse_measure",

@@ -87,7 +87,7 @@ def _family_values(
         elif f in ("NRBP", "nNRBP"):
             decay = dk.powers(beta, int(rp.rank.max()) if rp.rank.size else 1)
             factor = _safe_div(np.full(n_q, 1.0 - (1.0 - alpha) * beta), s)
-            run = dk.upto(rp, g * decay[rp.rank - 1], None, n_q) * factor
+            run = np.asarray(dk.upto(rp, g * decay[rp.rank - 1], None, n_q) * factor, np.float64)
             if f == "NRBP":
                 out[m] = run
                 continue
@@ -101,12 +101,13 @@ def _family_values(
             out[m] = _safe_div(hits.astype(np.float64), k * s)
         elif f == "StRecall":
             first = rp.row[(rp.seen == 0) & (rp.rank[rp.row] <= k)]
-            out[m] = _safe_div(np.bincount(rp.row_query[first], minlength=n_q) * 1.0, s)
+            covered = np.bincount(rp.row_query[first], minlength=n_q)
+            out[m] = _safe_div(covered.astype(np.float64), s)
         else:  # AP_IA
             prec = (rp.seen + 1) / rp.rank[rp.row]
             per_key = np.bincount(rp.key, weights=prec, minlength=p.key_query.size)
             per_q = np.bincount(p.key_query, weights=per_key / p.key_rel, minlength=n_q)
-            out[m] = _safe_div(per_q, s)
+            out[m] = _safe_div(per_q.astype(np.float64), s)
     return out
 
 
@@ -120,7 +121,9 @@ def subtopic_pairs(sq: SubtopicQrels, qcode: IntArray, rel: int) -> dk.Pairs:
     keep = (sq.relevance >= rel) & (q >= 0)
     d, q = row_doc[keep], q[keep]
     width = max(int(sq.subtopics.size), 1)
-    uniq, key, count = np.unique(q * width + sq.subtopic[keep], return_inverse=True, return_counts=True)
+    uniq, key, count = np.unique(
+        q * width + sq.subtopic[keep], return_inverse=True, return_counts=True
+    )
     key_query = uniq // width
     doc_start = np.searchsorted(d, np.arange(n_docs + 1)).astype(np.int64)
     n_sub = np.bincount(key_query, minlength=n_q)

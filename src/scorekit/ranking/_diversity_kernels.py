@@ -1,24 +1,24 @@
-"""Kernels of the intent-aware diversity measures, exactly as ndeval computes them.
+r"""Kernels of the intent-aware diversity measures, exactly as ndeval computes them.
 
 ndeval (TREC Web track, version 4.5) reads each (query, subtopic, document)
 judgment as binary (relevant when the grade is ``>= rel_level``). For a
 ranking, let ``c(q, s, i)`` be how many documents above rank ``i`` are
 relevant to subtopic ``s``; the document at rank ``i`` scores
 
-.. math:: g_i = \\sum_{s \\ni d_i} (1 - \\alpha)^{c(q, s, i)}
+.. math:: g_i = \sum_{s \ni d_i} (1 - \alpha)^{c(q, s, i)}
 
 (summed in subtopic order from 0.0, as ndeval does). With ``S`` the number of
 subtopics with at least one relevant document (queries with none score 0):
 
-- ``alpha_DCG@k`` = :math:`\\sum_{i \\le k} g_i / \\log_2(i + 1)` over the same
-  sum for an "ideal ideal" list whose rank ``i`` scores :math:`S (1-\\alpha)^{i-1}`;
+- ``alpha_DCG@k`` = :math:`\sum_{i \le k} g_i / \log_2(i + 1)` over the same
+  sum for an "ideal ideal" list whose rank ``i`` scores :math:`S (1-\alpha)^{i-1}`;
   ``ERR_IA@k`` the same with discount :math:`1/i`. ndeval leaves ``@1`` of both
   unnormalised (its loop starts at rank 2); so does scorekit.
 - ``alpha_nDCG@k`` and ``nERR_IA@k`` divide by the same sums over ndeval's
   greedy ideal ranking of the judged documents (at each rank the document with
   the largest gain given the ranks above; equal gains go to the larger document
   id in byte order); 0 when the run gains nothing.
-- ``NRBP`` = :math:`\\frac{1 - (1-\\alpha)\\beta}{S} \\sum_i \\beta^{i-1} g_i`
+- ``NRBP`` = :math:`\frac{1 - (1-\alpha)\beta}{S} \sum_i \beta^{i-1} g_i`
   over the whole run; ``nNRBP`` divides it by the ideal ranking's value.
 - ``P_IA@k``: relevant (document, subtopic) pairs in the top k over ``k S``;
   ``StRecall@k``: subtopics covered in the top k over ``S``; ``AP_IA``: the
@@ -100,7 +100,7 @@ def powers(base: float, n: int, first: float = 1.0) -> FloatArray:
 
 
 def discount(n: int) -> FloatArray:
-    """ndeval's DCG discount of ranks 1..n: 1, then log(2) / log(rank + 1)."""
+    """The DCG discount of ranks 1..n as ndeval computes it: 1, then log(2) / log(rank + 1)."""
     out: FloatArray = np.log(2.0) / np.log(np.arange(n, dtype=np.float64) + 2.0)
     out[:1] = 1.0
     return out
@@ -113,14 +113,16 @@ def row_gains(rp: RunPairs, n_rows: int, alpha: float) -> FloatArray:
     """
     top = int(rp.seen.max()) + 1 if rp.seen.size else 1
     g = powers(1.0 - alpha, top)
-    out: FloatArray = np.bincount(rp.row, weights=g[rp.seen], minlength=n_rows)
+    out = np.asarray(np.bincount(rp.row, weights=g[rp.seen], minlength=n_rows), np.float64)
     return out
 
 
 def upto(rp: RunPairs, values: FloatArray, k: int | None, n_q: int) -> FloatArray:
     """Per-query sum of ``values`` (one per ranked row) over ranks <= k, in rank order."""
     keep = rp.rank <= k if k is not None else np.ones(rp.rank.size, bool)
-    out: FloatArray = np.bincount(rp.row_query[keep], weights=values[keep], minlength=n_q)
+    out = np.asarray(
+        np.bincount(rp.row_query[keep], weights=values[keep], minlength=n_q), np.float64
+    )
     return out
 
 

@@ -39,8 +39,8 @@ from ._measures import Measure
 from ._order import segments as _segments
 from ._parse import parse_requests
 from ._result import PerQuery, RankingResult, summarize
-from ._subtopics import SubtopicQrels
 from ._state import NONPOOL, UNJUDGED, Context, RankedState
+from ._subtopics import SubtopicQrels
 from ._ties import arrange, group_ids
 
 __all__ = ["evaluate"]
@@ -295,9 +295,9 @@ def evaluate(
     ({'nDCG': 0.2754}, {'nDCG': 1.0})
     """
     if isinstance(qrels, SubtopicQrels):  # diversity measures (ndeval): _diversity_eval.py
+        options = {k: v for k, v in locals().items() if k not in ("qrels", "run", "measures")}
         from ._diversity_eval import evaluate_subtopics
 
-        options = {k: v for k, v in locals().items() if k not in ("qrels", "run", "measures")}
         return evaluate_subtopics(qrels, run, measures, **options)
     if not isinstance(qrels, Qrels):
         raise ParameterError(f"qrels must be a scorekit Qrels, got {type(qrels).__name__}")

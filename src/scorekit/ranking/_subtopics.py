@@ -83,7 +83,9 @@ class SubtopicQrels(_QueryTable):
             raise ParseError(f"{path}: no subtopic qrels lines {_FORMAT} found")
         q, s, d, r = (list(c) for c in zip(*parts, strict=True))
         try:
-            return cls._build(_trec._concat(q), _trec._concat(s), _trec._concat(d), np.concatenate(r))
+            return cls._build(
+                _trec._concat(q), _trec._concat(s), _trec._concat(d), np.concatenate(r)
+            )
         except DuplicateDocumentError as err:
             raise DuplicateDocumentError(f"{os.fspath(path)}: {err}") from None
 
@@ -95,7 +97,9 @@ class SubtopicQrels(_QueryTable):
         cols: tuple[list[Any], list[Any], list[Any], list[Any]] = ([], [], [], [])
         for qid, subs in qrels.items():
             if not isinstance(subs, Mapping):
-                raise LabelError(f"qrels[{qid!r}] must be a mapping {{subtopic_id: {{doc_id: grade}}}}")
+                raise LabelError(
+                    f"qrels[{qid!r}] must be a mapping {{subtopic_id: {{doc_id: grade}}}}"
+                )
             for sid, docs in subs.items():
                 if not isinstance(docs, Mapping):
                     raise LabelError(f"qrels[{qid!r}][{sid!r}] must be a mapping {{doc_id: grade}}")
@@ -147,7 +151,9 @@ class SubtopicQrels(_QueryTable):
         return int(self.relevance.size)
 
     def __repr__(self) -> str:
-        n_sub = int(np.unique(self._coded.query.astype(np.int64) * self.subtopics.size + self.subtopic).size)
+        n_sub = int(
+            np.unique(self._coded.query.astype(np.int64) * self.subtopics.size + self.subtopic).size
+        )
         return f"SubtopicQrels(queries={self.n_queries}, subtopics={n_sub}, rows={len(self)})"
 
     @property
@@ -159,7 +165,9 @@ class SubtopicQrels(_QueryTable):
         """A :class:`Qrels` of the distinct (query, document) pairs with the given value each."""
         c, first = self._coded, self.doc_start[:-1]
         query = c.query[first]
-        return Qrels(_Coded(c.queries, query, c.doc[first], _starts(query, c.queries.size)), relevance)
+        return Qrels(
+            _Coded(c.queries, query, c.doc[first], _starts(query, c.queries.size)), relevance
+        )
 
     def to_qrels(self) -> Qrels:
         """Document-level qrels: each judged document with its highest grade over the subtopics.

@@ -1,0 +1,141 @@
+"""Differential test of the diversity measures against pyndeval (ndeval.c compiled in).
+
+Random subtopic qrels and runs: grades -1..3 (and all-zero queries), documents
+relevant to several subtopics, queries with one subtopic, queries only in the
+run or only in the qrels, unjudged retrieved documents, heavy score ties, at
+several alpha, beta and rel_level values. Every per-query value of every
+measure at cutoffs 1..20 (ndeval's depth) is compared to 1e-12.
+
+pyndeval ranks tied documents by id ascending (ndeval -traditional: descending,
+scorekit's default), so the runs are evaluated with ``ties="docid_asc"``.
+Subtopic ids are numbers given to pyndeval in numeric order, so both sum a
+document's subtopic gains in the same order (ndeval's greedy ideal ranking
+compares such sums exactly). pyndeval returns nan for nNRBP on a query with no
+relevant document (0/0); scorekit returns 0 (docs/why-tools-disagree.md).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from scorekit.ranking import Run, SubtopicQrels, evaluate
+
+pyndeval = pytest.importorskip("pyndeval")
+
+pytestmark = pytest.mark.reference
+
+CUTOFF_FAMILIES = {
+    "ERR-IA": "ERR_IA",
+    "nERR-IA": "nERR_IA",
+    "alpha-DCG": "alpha_DCG",
+    "alpha-nDCG": "alpha_nDCG",
+    "P-IA": "P_IA",
+    "strec": "StRecall",
+}
+WHOLE = {"NRBP": "NRBP", "nNRBP": "nNRBP", "MAP-IA": "AP_IA"}
+CUTOFFS = (1, 2, 3, 5, 10, 20)
+REF_NAMES = [f"{f}@{k}" for f in CUTOFF_FAMILIES for k in CUTOFFS] + list(WHOLE)
+
+
+def ours(name: str, alpha: float, beta: float) -> str:
+    """The scorekit spelling of an ndeval column, with explicit parameters."""
+    if "@" in name:
+        fam, k = name.split("@")
+        mine = CUTOFF_FAMILIES[fam]
+        params = (
+            f"(alpha={alpha})" if fam in ("ERR-IA", "nERR-IA", "alpha-DCG", "alpha-nDCG") else ""
+        )
+        return f"{mine}{params}@{k}"
+    mine = WHOLE[name]
+    return f"{mine}(alpha={alpha},beta={beta})" if mine != "AP_IA" else mine
+
+
+def random_case(seed: int) -> tuple[list[tuple[str, str, str, int]], list[tuple[str, str, float]]]:
+    rng = np.random.default_rng(seed)
+    qrels: list[tuple[str, str, str, int]] = []
+    run: list[tuple[str, str, float]] = []
+    for q in range(12):
+        qid = f"q{q}"
+        pool = [f"d{i}" for i in rng.choice(60, size=25, replace=False)]
+        if q % 6 != 4:  # q4, q10 are only in the run
+            n_sub = 1 if q % 5 == 1 else int(rng.integers(1, 7))
+            for s in range(n_sub):
+                docs = rng.choice(pool, size=int(rng.integers(1, 12)), replace=False)
+                grades = rng.integers(-1, 4, docs.size) if q % 7 != 2 else np.zeros(docs.size, int)
+                qrels += [
+                    (qid, str(s + 1), str(d), int(g)) for d, g in zip(docs, grades, strict=True)
+                ]
+        if q % 5 != 3:  # q3, q8 are only in the qrels
+            docs = rng.choice(
+                pool + [f"u{i}" for i in range(5)], size=int(rng.integers(1, 30)), replace=False
+            )
+            run += [(qid, str(d), float(rng.integers(0, 6)) / 2) for d in docs]
+    qrels.sort(key=lambda r: int(r[1]))  # pyndeval numbers subtopics in order of appearance
+    return qrels, run
+
+
+def reference(qrels, run, alpha, beta, rel_level):
+    ev = pyndeval.RelevanceEvaluator(
+        [pyndeval.SubtopicQrel(*r) for r in qrels],
+        REF_NAMES,
+        relevance_level=rel_level,
+        alpha=alpha,
+        beta=beta,
+    )
+    return ev.evaluate([pyndeval.ScoredDoc(*r) for r in run])
+
+
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize(
+    ("alpha", "beta", "rel_level"),
+    [(0.5, 0.5, 1), (0.3, 0.8, 1), (0.5, 0.5, 2), (1.0, 0.5, 0), (0.0, 1.0, 1), (0.9, 0.1, 1)],
+)
+def test_every_per_query_value_matches(seed, alpha, beta, rel_level):
+    qrels, run = random_case(seed)
+    expected = reference(qrels, run, alpha, beta, rel_level)
+    sq = SubtopicQrels.from_arrays(*zip(*qrels, strict=True))
+    r = Run.from_arrays(*zip(*run, strict=True))
+    names = [ours(n, alpha, beta) for n in REF_NAMES]
+    got = evaluate(sq, r, names, ties="docid_asc", rel_level=rel_level).per_query
+    assert set(got[names[0]]) == set(expected)
+    for ref_name, name in zip(REF_NAMES, names, strict=True):
+        for qid, values in expected.items():
+            want = values[ref_name]
+            if math.isnan(want):  # nNRBP 0/0 on a query without relevant documents
+                assert ref_name == "nNRBP"
+                assert got[name][qid] == 0.0
+                continue
+            assert got[name][qid] == pytest.approx(want, abs=1e-12, rel=1e-12), (name, qid)
+
+
+def test_ndeval_names_and_defaults_equal_the_explicit_ones():
+    qrels, run = random_case(3)
+    sq = SubtopicQrels.from_arrays(*zip(*qrels, strict=True))
+    r = Run.from_arrays(*zip(*run, strict=True))
+    expected = reference(qrels, run, 0.5, 0.5, 1)
+    got = evaluate(sq, r, REF_NAMES, ties="docid_asc").per_query
+    for name in REF_NAMES:
+        for qid, values in expected.items():
+            want = values[name]
+            assert got[name][qid] == pytest.approx(0.0 if math.isnan(want) else want, abs=1e-12)
+
+
+def test_ties_default_is_ndeval_traditional_docid_descending():
+    # one relevant (d1) and one non-relevant (d2) document with the same score:
+    # ndeval -traditional ranks d2 first (docid descending), pyndeval d1
+    sq = SubtopicQrels.from_arrays(["q", "q"], ["1", "2"], ["d1", "d3"], [1, 1])
+    r = Run.from_arrays(["q", "q", "q"], ["d1", "d2", "d3"], [1.0, 1.0, 0.5])
+    default = evaluate(sq, r, "P_IA@1").mean()["P_IA@1"]
+    asc = evaluate(sq, r, "P_IA@1", ties="docid_asc").mean()["P_IA@1"]
+    ref = reference(
+        [("q", "1", "d1", 1), ("q", "2", "d3", 1)],
+        [("q", "d1", 1.0), ("q", "d2", 1.0), ("q", "d3", 0.5)],
+        0.5,
+        0.5,
+        1,
+    )
+    assert (default, asc) == (0.0, 0.5)
+    assert asc == ref["q"]["P-IA@1"]
