@@ -236,6 +236,7 @@ def build_parser() -> argparse.ArgumentParser:
         "  scorekit rank qrels.csv run.parquet -m nDCG@10 -m AP --format json\n"
         "  scorekit rank qrels.txt run.txt -m nDCG@10 --ties average --ndcg-ideal candidates\n"
         "  scorekit rank qrels.txt run.txt -m AP@10 -m nDCG@10 --compat spark\n"
+        "  scorekit rank subtopics.qrels run.txt -m alpha_nDCG@20 -m ERR_IA@20  # diversity (ndeval)\n"
         "\nOptions -m -q -c -l -M -J mean what they mean to trec_eval.\n",
         [_common(fmt=("trec", *OUTPUT_FORMATS), default="trec")],
     )
