@@ -43,7 +43,7 @@ def compute_values(
         rp = dk.run_pairs(p, starts, rel)
         for alpha in sorted({m.params[1] for m in group}):
             same = [m for m in group if m.params[1] == alpha]
-            out.update(_family_values(p, rp, n_q, rel.size, alpha, same))
+            out.update(_family_values(p, rp, n_q, alpha, same))
     return out
 
 
@@ -53,11 +53,11 @@ def _safe_div(num: FloatArray, den: FloatArray) -> FloatArray:
 
 
 def _family_values(
-    p: dk.Pairs, rp: dk.RunPairs, n_q: int, n_rows: int, alpha: float, measures: list[Measure]
+    p: dk.Pairs, rp: dk.RunPairs, n_q: int, alpha: float, measures: list[Measure]
 ) -> dict[Measure, FloatArray]:
     """Values of the measures sharing one ``rel`` and ``alpha``."""
     s = p.n_sub.astype(np.float64)
-    g = dk.row_gains(rp, n_rows, alpha)
+    g = dk.row_gains(rp, alpha)
     cut_max = max([m.params[0] or 1 for m in measures] + [1])
     depth = None if any(m.family == "nNRBP" for m in measures) else cut_max
     ideal: list[FloatArray] = []

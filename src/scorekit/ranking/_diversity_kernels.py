@@ -65,27 +65,33 @@ class Pairs:
 
 @dataclass(frozen=True, slots=True)
 class RunPairs:
-    """The run's relevant (row, subtopic) pairs sorted by (key, rank): ``seen`` counts earlier ones."""
+    """The run's relevant (row, subtopic) pairs sorted by (key, rank): ``seen`` counts earlier ones.
 
-    row: IntArray  # ranked row of each pair
+    Only the ranked rows relevant to some subtopic ("hit" rows, in rank order)
+    are kept: ``row`` indexes them, ``row_query`` and ``rank`` describe them.
+    """
+
+    row: IntArray  # hit row of each pair
     key: IntArray
     seen: IntArray  # documents above this row relevant to the same (query, subtopic)
-    row_query: IntArray  # (n_rows,) evaluated query of each ranked row
-    rank: IntArray  # (n_rows,) 1-based rank of each row
+    row_query: IntArray  # (n_hits,) evaluated query of each hit row
+    rank: IntArray  # (n_hits,) 1-based rank of each hit row
 
 
 def run_pairs(p: Pairs, starts: IntArray, rel: IntArray) -> RunPairs:
     """Expand ranked rows (``rel``: subtopic-qrels document index, < 0 if unjudged) to pairs."""
-    n = int(rel.size)
-    row_query = np.repeat(np.arange(starts.size - 1), np.diff(starts))
-    rank = np.arange(n, dtype=np.int64) - starts[row_query] + 1
     judged = np.flatnonzero(rel >= 0)
     d = rel[judged]
     count = p.doc_start[d + 1] - p.doc_start[d]
+    hit = count > 0
+    judged, d, count = judged[hit], d[hit], count[hit]
+    row_query = np.searchsorted(starts, judged, side="right") - 1
+    rank = judged - starts[row_query] + 1
+    n = max(int(judged.size), 1)
     at = segments(p.doc_start[d], count)
-    packed = p.key[at] * max(n, 1) + np.repeat(judged, count)
+    packed = p.key[at] * n + np.repeat(np.arange(judged.size), count)
     packed.sort()
-    key, row = np.divmod(packed, max(n, 1))
+    key, row = np.divmod(packed, n)
     first = np.ones(key.size, bool)
     np.not_equal(key[1:], key[:-1], out=first[1:])
     block = np.flatnonzero(first)
@@ -106,19 +112,19 @@ def discount(n: int) -> FloatArray:
     return out
 
 
-def row_gains(rp: RunPairs, n_rows: int, alpha: float) -> FloatArray:
-    """Novelty-discounted gain ``g`` of every ranked row (0 for rows relevant to nothing).
+def row_gains(rp: RunPairs, alpha: float) -> FloatArray:
+    """Novelty-discounted gain ``g`` of every hit row.
 
     ``bincount`` adds each row's pairs in subtopic order from 0.0, as ndeval does.
     """
     top = int(rp.seen.max()) + 1 if rp.seen.size else 1
     g = powers(1.0 - alpha, top)
-    out = np.asarray(np.bincount(rp.row, weights=g[rp.seen], minlength=n_rows), np.float64)
+    out = np.asarray(np.bincount(rp.row, weights=g[rp.seen], minlength=rp.rank.size), np.float64)
     return out
 
 
 def upto(rp: RunPairs, values: FloatArray, k: int | None, n_q: int) -> FloatArray:
-    """Per-query sum of ``values`` (one per ranked row) over ranks <= k, in rank order."""
+    """Per-query sum of ``values`` (one per hit row) over ranks <= k, in rank order."""
     keep = rp.rank <= k if k is not None else np.ones(rp.rank.size, bool)
     out = np.asarray(
         np.bincount(rp.row_query[keep], weights=values[keep], minlength=n_q), np.float64
