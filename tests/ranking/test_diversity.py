@@ -219,3 +219,19 @@ def test_bad_run_and_options():
         SubtopicQrels.from_dict({"q": {"1": [("a", 1)]}})
     with pytest.raises(scorekit.LengthMismatchError):
         SubtopicQrels.from_arrays(["q"], ["1", "2"], ["a"], [1])
+
+
+def test_docs_page_runs():
+    import doctest
+    from pathlib import Path
+
+    page = Path(__file__).resolve().parents[2] / "docs" / "diversity.md"
+    result = doctest.testfile(
+        str(page),
+        module_relative=False,
+        optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE,
+        raise_on_error=False,
+        verbose=False,
+    )
+    assert result.attempted >= 4
+    assert result.failed == 0
