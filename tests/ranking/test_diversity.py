@@ -235,3 +235,21 @@ def test_docs_page_runs():
     )
     assert result.attempted >= 4
     assert result.failed == 0
+
+
+def test_compare_runs_with_subtopic_qrels():
+    sq = SubtopicQrels.from_dict({**EXAMPLE, "q2": {"1": {"a": 1}, "2": {"b": 1}}})
+    r1 = Run.from_dict({**EXAMPLE_RUN, "q2": {"a": 1.0, "b": 0.5}})
+    r2 = Run.from_dict({"q": {"d": 3.0, "a": 2.0, "c": 1.0}, "q2": {"x": 1.0, "b": 0.5}})
+    res = scorekit.compare(sq, {"r1": r1, "r2": r2}, ["alpha_nDCG@3", "P@2"])
+    means = res.to_dict()
+    assert means  # both systems and both measures are there
+    one = evaluate(sq, r2, ["alpha_nDCG@3"]).mean()["alpha_nDCG@3"]
+    assert str(round(one, 4)) in res.to_markdown()
+
+
+def test_stream_accumulator_refuses_subtopic_qrels():
+    from scorekit.stream import RankingAccumulator
+
+    with pytest.raises(ParameterError, match="SubtopicQrels"):
+        RankingAccumulator(SubtopicQrels.from_dict(EXAMPLE), ["alpha_nDCG@3"])

@@ -139,3 +139,30 @@ def test_ties_default_is_ndeval_traditional_docid_descending():
     )
     assert (default, asc) == (0.0, 0.5)
     assert asc == ref["q"]["P-IA@1"]
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"ties": "docid_asc", "max_docs": 7},
+        {"all_queries": True, "rel_level": 2},
+        {"ties": "input_order", "gain": {-1: 0, 0: 0, 1: 1, 2: 3, 3: 7}},
+        {"compat": "ranx"},
+        {"judged_only": True, "ap_denominator": "min_relevant_k"},
+    ],
+)
+def test_other_measures_with_subtopic_qrels_equal_the_document_level_qrels(seed, options):
+    qrels, run = random_case(seed)
+    sq = SubtopicQrels.from_arrays(*zip(*qrels, strict=True))
+    r = Run.from_arrays(*zip(*run, strict=True))
+    others = ["all_trec", "nDCG@5", "AP@10", "RR", "success@3"]
+    if options.get("compat") == "ranx":
+        others = ["nDCG@5", "AP@10", "RR", "P@5"]
+        options = {**options, "missing_queries": "ignore"}
+    mixed = evaluate(sq, r, [*others, "alpha_nDCG@5"], per_query=True, **options)
+    alone = evaluate(sq.to_qrels(), r, others, per_query=True, **options)
+    for key, values in alone.per_query.items():
+        assert mixed.per_query[key] == values, key
+    assert {k: v for k, v in mixed.mean().items() if k != "alpha_nDCG@5"} == alone.mean()

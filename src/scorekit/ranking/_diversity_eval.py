@@ -12,6 +12,7 @@ measure requested with them reads the document-level qrels
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -19,12 +20,14 @@ import numpy as np
 from .._errors import ParameterError
 from .._typing import FloatArray, IntArray
 from . import _diversity_kernels as dk
-from ._conventions import resolve_conventions
+from ._conventions import Conventions, check_gain_grades, resolve_conventions
 from ._data import Run
 from ._diversity import split_requests
 from ._ids import decode
 from ._measures import Measure
+from ._parse import parse_requests
 from ._result import RankingResult, summarize
+from ._state import UNJUDGED, RankedState
 from ._subtopics import SubtopicQrels
 
 __all__: list[str] = []
@@ -121,9 +124,14 @@ def subtopic_pairs(sq: SubtopicQrels, qcode: IntArray, rel: int) -> dk.Pairs:
     keep = (sq.relevance >= rel) & (q >= 0)
     d, q = row_doc[keep], q[keep]
     width = max(int(sq.subtopics.size), 1)
-    uniq, key, count = np.unique(
-        q * width + sq.subtopic[keep], return_inverse=True, return_counts=True
-    )
+    packed = q * width + sq.subtopic[keep]
+    if n_q * width <= 4 * packed.size + 1024:  # dense (query, subtopic) table: no sort
+        count = np.bincount(packed, minlength=n_q * width)
+        uniq = np.flatnonzero(count)
+        code = np.cumsum(count > 0) - 1
+        key, count = code[packed], count[uniq]
+    else:
+        uniq, key, count = np.unique(packed, return_inverse=True, return_counts=True)
     key_query = uniq // width
     doc_start = np.searchsorted(d, np.arange(n_docs + 1)).astype(np.int64)
     n_sub = np.bincount(key_query, minlength=n_q)
@@ -147,12 +155,7 @@ def evaluate_subtopics(
     rel_level = options.get("rel_level", 1)
     max_docs = options.get("max_docs")
     check_options(rel_level, max_docs)
-    conv = resolve_conventions(
-        compat=options.get("compat"),
-        ties=options.get("ties"),
-        missing_queries=options.get("missing_queries"),
-        all_queries=bool(options.get("all_queries", False)),
-    )
+    conv = _conventions(options)
     if conv.ties not in _TIES:
         raise ParameterError(
             f"ties={conv.ties!r} is not defined for the diversity measures; use one of "
@@ -164,7 +167,7 @@ def evaluate_subtopics(
         run,
         max_docs=None if max_docs is None else int(max_docs),
         judged_only=bool(options.get("judged_only", False)),
-        conventions=conv,
+        conventions=replace(conv, gain="linear", gain_map=()),  # the "grades" are indices
         rel_level=int(rel_level),
     )
     queries = qrels._coded.queries
@@ -184,7 +187,7 @@ def evaluate_subtopics(
     vals: dict[Measure, Any] = dict(values)
     summary: dict[Measure, Any] = {m: summarize(m, values[m], n_q) for m in ms}
     if other:
-        rest = evaluate(qrels.to_qrels(), run, other, **options)
+        rest = _others(qrels, run, other, state, qcode, options)
         keys, ms = list(rest.keys) + keys, list(rest.measures) + ms
         vals.update(rest.values)
         summary.update(rest.summary)
@@ -196,4 +199,52 @@ def evaluate_subtopics(
         summary,
         state.tag,
         bool(options.get("per_query", False)),
+    )
+
+
+def _conventions(options: dict[str, Any]) -> Conventions:
+    names = ("compat", "ties", "ap_denominator", "missing_queries", "ndcg_ideal", "gain")
+    return resolve_conventions(
+        **{k: options.get(k) for k in names}, all_queries=bool(options.get("all_queries", False))
+    )
+
+
+def _others(
+    qrels: SubtopicQrels,
+    run: Run,
+    other: list[str],
+    state: RankedState,
+    qcode: IntArray,
+    options: dict[str, Any],
+) -> RankingResult:
+    """The non-diversity measures on the document-level qrels, reusing the joined state.
+
+    The state's codes are indices of the subtopic qrels' documents; mapped to
+    the documents' highest grades they are the state of ``to_qrels()`` (tie
+    moves never read the codes under the policies allowed here). With
+    ``judged_only`` a document whose grades are all negative must be dropped
+    too, so that case is evaluated from scratch.
+    """
+    from ._evaluate import _levels, compute, evaluate
+
+    doc_qrels = qrels.to_qrels()
+    if options.get("judged_only"):
+        return evaluate(doc_qrels, run, other, **options)
+    conv = _conventions(options)
+    check_gain_grades(conv, doc_qrels.relevance)
+    grade = doc_qrels.relevance
+    code = state.rel
+    judged = code >= 0
+    rel = code.copy()
+    g = grade[code[judged]]
+    rel[judged] = np.where(g >= 0, g, UNJUDGED)
+    levels = _levels(doc_qrels, qcode)
+    graded = replace(state, rel=rel, level_q=levels[0], level=levels[1], level_count=levels[2])
+    rel_level = int(options.get("rel_level", 1))
+    return compute(
+        graded,
+        parse_requests(other),
+        rel_level=rel_level,
+        per_query=bool(options.get("per_query", False)),
+        conventions=conv,
     )
