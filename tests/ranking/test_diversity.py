@@ -190,6 +190,8 @@ def test_duplicate_judgment_names_the_file(tmp_path):
         ("P_IA(alpha=0.3)@5", "unknown parameter 'alpha'"),
         ("alpha_nDCG(cutoff=5)@5", "cutoff twice"),
         ("alpha_nDCG(alpha=x)@5", "must be a number"),
+        ("P_IA(rel=-1)@5", "rel must be an integer >= 0"),
+        ("P_IA(rel=1.5)@5", "must be a number"),
     ],
 )
 def test_bad_measure_parameters(name, match):
@@ -253,3 +255,20 @@ def test_stream_accumulator_refuses_subtopic_qrels():
 
     with pytest.raises(ParameterError, match="SubtopicQrels"):
         RankingAccumulator(SubtopicQrels.from_dict(EXAMPLE), ["alpha_nDCG@3"])
+
+
+def test_per_measure_rel_equals_rel_level():
+    sq = SubtopicQrels.from_dict({"q": {"1": {"a": 2, "b": 1}, "2": {"b": 2, "c": 1}}})
+    run = Run.from_dict({"q": {"a": 3.0, "b": 2.0, "c": 1.0}})
+    both = evaluate(sq, run, ["P_IA(rel=2)@2", "alpha_nDCG(rel=2)@3", "P_IA@2"]).mean()
+    at2 = evaluate(sq, run, ["P_IA@2", "alpha_nDCG@3"], rel_level=2).mean()
+    assert both["P_IA(rel=2)@2"] == at2["P_IA@2"] == 0.5  # a (s1), b (s2) over 2 x 2
+    assert both["alpha_nDCG(rel=2)@3"] == at2["alpha_nDCG@3"] == 1.0
+    assert both["P_IA@2"] == 0.75  # a (s1), b (s1, s2)
+
+
+def test_empty_and_fractional_input_raise():
+    with pytest.raises(scorekit.EmptyInputError):
+        SubtopicQrels.from_dict({})
+    with pytest.raises(scorekit.LabelError, match="integer grades"):
+        SubtopicQrels.from_arrays(["q"], ["1"], ["a"], [0.5])

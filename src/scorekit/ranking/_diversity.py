@@ -143,6 +143,8 @@ def parse_diversity(text: str) -> Measure | None:
             at = value
         elif key == "rel":
             values["rel"] = _number(value, key, int)
+            if values["rel"] < 0:
+                raise ParameterError(f"measure {text!r}: rel must be an integer >= 0")
         else:
             values[key] = _number(value, key, float)
             if not 0.0 <= values[key] <= 1.0:
