@@ -166,3 +166,71 @@ def test_other_measures_with_subtopic_qrels_equal_the_document_level_qrels(seed,
     for key, values in alone.per_query.items():
         assert mixed.per_query[key] == values, key
     assert {k: v for k, v in mixed.mean().items() if k != "alpha_nDCG@5"} == alone.mean()
+
+
+def port_of_ndeval(judged: dict[str, set[str]], ranking: list[str], k: int, alpha: float) -> dict:
+    """ndeval.c's loops, transcribed for one query at any depth k (ndeval stops at 20)."""
+    subs = sorted({s for v in judged.values() for s in v}, key=int)
+    n_sub = len(subs)
+
+    def gains(order: list[str]) -> list[float]:
+        seen = dict.fromkeys(subs, 0)
+        out = []
+        for d in order:
+            score = 0.0
+            for s in subs:
+                if s in judged.get(d, ()):
+                    score += (1.0 - alpha) ** seen[s]
+                    seen[s] += 1
+            out.append(score)
+        return out
+
+    left, ideal = sorted(judged), []  # greedy: best gain, ties to the larger id
+    gain = dict.fromkeys(subs, 1.0)
+    while left:
+        best = max(left, key=lambda d: (sum(gain[s] for s in subs if s in judged[d]), d))
+        ideal.append(best)
+        left.remove(best)
+        for s in judged[best]:
+            gain[s] *= 1.0 - alpha
+    disc = [1.0] + [math.log(2) / math.log(i + 2) for i in range(1, k)]
+    run_g, ideal_g = gains(ranking)[:k], gains(ideal)[:k]
+    dcg = sum(g * w for g, w in zip(run_g, disc, strict=False))
+    idcg = sum(g * w for g, w in zip(ideal_g, disc, strict=False))
+    err = sum(g / (i + 1) for i, g in enumerate(run_g))
+    ierr = sum(g / (i + 1) for i, g in enumerate(ideal_g))
+    if n_sub == 0 or dcg == 0:
+        return {"alpha_nDCG": 0.0, "nERR_IA": 0.0}
+    return {"alpha_nDCG": dcg / idcg, "nERR_IA": err / ierr}
+
+
+@pytest.mark.parametrize("seed", range(10))
+@pytest.mark.parametrize("k", [20, 30, 75])
+def test_cutoffs_beyond_20_match_a_transcription_of_ndeval(seed, k):
+    rng = np.random.default_rng(100 + seed)
+    alpha = [0.5, 0.25, 0.8][seed % 3]
+    docs = [f"d{i:03d}" for i in range(120)]
+    judged: dict[str, set[str]] = {}
+    rows = []
+    for d in rng.choice(docs, 70, replace=False):
+        subs = {str(s) for s in range(1, 9) if rng.random() < 0.25}
+        judged[str(d)] = subs
+        rows += [("q", s, str(d), 1) for s in sorted(subs)] or [("q", "1", str(d), 0)]
+    ranking = [str(d) for d in rng.permutation(docs)[:100]]
+    want = port_of_ndeval(judged, ranking, k, alpha)
+    sq = SubtopicQrels.from_arrays(*zip(*rows, strict=True))
+    run = Run.from_arrays(["q"] * len(ranking), ranking, np.arange(len(ranking), 0, -1.0))
+    names = [f"alpha_nDCG(alpha={alpha})@{k}", f"nERR_IA(alpha={alpha})@{k}"]
+    got = evaluate(sq, run, names).mean()
+    assert got[names[0]] == pytest.approx(want["alpha_nDCG"], rel=1e-12)
+    assert got[names[1]] == pytest.approx(want["nERR_IA"], rel=1e-12)
+
+
+def test_the_greedy_ideal_ranking_scores_one():
+    judged = {"a": {"1", "2"}, "b": {"1"}, "c": {"3"}, "d": {"2", "3"}, "e": {"1", "2", "3"}}
+    rows = [("q", s, d, 1) for d, subs in judged.items() for s in sorted(subs)]
+    sq = SubtopicQrels.from_arrays(*zip(*rows, strict=True))
+    # the greedy order: e (3 new), then a/d (1.0 each) -> d, then a (0.75), then c/b (0.25 each)
+    run = Run.from_dict({"q": {"e": 5.0, "d": 4.0, "a": 3.0, "c": 2.0, "b": 1.0}})
+    got = evaluate(sq, run, ["alpha_nDCG@5", "nERR_IA@5", "nNRBP"]).mean()
+    assert got == {"alpha_nDCG@5": 1.0, "nERR_IA@5": 1.0, "nNRBP": 1.0}

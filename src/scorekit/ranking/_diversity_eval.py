@@ -11,7 +11,7 @@ measure requested with them reads the document-level qrels
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Any
 
@@ -36,13 +36,18 @@ _NORMALISED = ("alpha_nDCG", "nERR_IA", "nNRBP")
 
 
 def compute_values(
-    pairs_for: Any, starts: Any, rel: Any, n_q: int, measures: list[Measure], rel_level: int
+    pairs_for: Callable[[int], dk.Pairs],
+    starts: IntArray,
+    rel: IntArray,
+    n_q: int,
+    measures: list[Measure],
+    rel_level: int,
 ) -> dict[Measure, FloatArray]:
     """Per-query values of the diversity measures; ``pairs_for(rel)`` builds the judgments."""
     out: dict[Measure, FloatArray] = {}
     for r in sorted({rel_level if m.params[3] is None else m.params[3] for m in measures}):
         group = [m for m in measures if (rel_level if m.params[3] is None else m.params[3]) == r]
-        p: dk.Pairs = pairs_for(r)
+        p = pairs_for(r)
         rp = dk.run_pairs(p, starts, rel)
         for alpha in sorted({m.params[1] for m in group}):
             same = [m for m in group if m.params[1] == alpha]

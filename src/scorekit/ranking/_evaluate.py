@@ -262,7 +262,10 @@ def evaluate(
 
     ``measures``: trec_eval names and syntax (``"map"``, ``"P.5,10"``,
     ``"all_trec"``) or aliases (``"nDCG@10"``, ``"AP@10"``, ``"RR"``); see
-    :func:`known_measures`. ``per_query`` makes ``to_trec_eval()`` print each
+    :func:`known_measures`. With a :class:`~scorekit.SubtopicQrels` as ``qrels``, the
+    diversity measures of ndeval (``"alpha_nDCG@20"``, ``"ERR_IA@20"``,
+    ``"NRBP"``, ...; ``docs/diversity.md``) are computed too, and the others
+    read the document-level qrels. ``per_query`` makes ``to_trec_eval()`` print each
     query (``-q``); per-query values are always kept.
 
     Examples
