@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from .._errors import ParameterError
@@ -84,21 +84,41 @@ def _needs_subtopics(ctx: Any, params: tuple[Any, ...]) -> Any:
 
 
 def measure_defs() -> tuple[MeasureDef, ...]:
-    """The families' rows of the measure table (their kernel raises for ordinary qrels)."""
-    return tuple(
-        MeasureDef(
-            f.name,
-            _needs_subtopics,
-            f.doc,
-            params="cut_int" if f.cutoff else "none",
-            sets=frozenset(),
-            trec=False,
-            alias=f.name,
-            alias_at="cutoff" if f.cutoff else None,
-            fmt=f"{f.name}@{{}}" if f.cutoff else "",
+    """The families' rows of the measure table (their kernel raises for ordinary qrels).
+
+    Written for both layouts of :class:`MeasureDef`: ``alias``/``alias_at``, and
+    ``syntax``/``aliases``/``at`` with declared parameters (the table of issue 16).
+    """
+    from . import _measures
+
+    table = vars(_measures)
+    declared = "aliases" in {f.name for f in fields(MeasureDef)}
+    rows = []
+    for f in FAMILIES:
+        kind = "cut_int" if f.cutoff else "none"
+        extra: dict[str, Any]
+        if declared:
+            params = (table["CUTOFF_REQUIRED"],) if f.cutoff else ()
+            extra = {
+                "syntax": kind,
+                "params": (*params, table["REL"]),
+                "at": "cutoff" if f.cutoff else None,
+                "aliases": (f.name, *f.aliases),
+            }
+        else:
+            extra = {"params": kind, "alias": f.name, "alias_at": "cutoff" if f.cutoff else None}
+        rows.append(
+            MeasureDef(
+                f.name,
+                _needs_subtopics,
+                f.doc,
+                sets=frozenset(),
+                trec=False,
+                fmt=f"{f.name}@{{}}" if f.cutoff else "",
+                **extra,
+            )
         )
-        for f in FAMILIES
-    )
+    return tuple(rows)
 
 
 def _number(text: str, key: str, kind: type) -> Any:

@@ -143,7 +143,9 @@ def subtopic_pairs(sq: SubtopicQrels, qcode: IntArray, rel: int) -> dk.Pairs:
     return dk.Pairs(d, key.reshape(-1), doc_start, key_query, count, n_sub)
 
 
-_TIES = ("docid_desc", "docid_asc", "input_order")
+# tie policies that order documents by their grade (or average over orders): a
+# document has one grade per subtopic here; every other policy is a fixed order
+_GRADED_TIES = ("average", "optimistic", "pessimistic")
 
 
 def evaluate_subtopics(
@@ -161,11 +163,11 @@ def evaluate_subtopics(
     max_docs = options.get("max_docs")
     check_options(rel_level, max_docs)
     conv = _conventions(options)
-    if conv.ties not in _TIES:
+    if conv.ties in _GRADED_TIES:
         raise ParameterError(
-            f"ties={conv.ties!r} is not defined for the diversity measures; use one of "
-            f"{', '.join(map(repr, _TIES))} (ndeval -traditional: 'docid_desc'; pyndeval: "
-            "'docid_asc')"
+            f"ties={conv.ties!r} is not defined for the diversity measures (a document has a "
+            "grade per subtopic); use a fixed order: 'docid_desc' (ndeval -traditional), "
+            "'docid_asc' (pyndeval) or 'input_order'"
         )
     state = ranked_state(
         qrels._doc_table(np.arange(qrels.n_docs, dtype=np.int64)),
