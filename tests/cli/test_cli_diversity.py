@@ -33,7 +33,9 @@ def test_rank_diversity_measures_equal_the_library(files, capsys):
     qrels, path = files
     names = ["alpha_nDCG@20", "ERR-IA@5", "NRBP", "P@2"]
     args = [a for n in names for a in ("-m", n)]
-    code = run(["rank", str(qrels), str(path), *args, "--ties", "docid_asc", "--format", "json"])
+    code = run(
+        ["rank", str(qrels), str(path), *args, "--ties", "docid_asc", "--format", "json-flat"]
+    )
     out = capsys.readouterr().out
     assert code == 0
     got = json.loads(out)
@@ -47,7 +49,7 @@ def test_rank_subtopic_qrels_as_a_table(tmp_path, files, capsys):
     scorekit.SubtopicQrels.from_dict(SUBTOPICS).to_pandas().rename(
         columns={"subtopic": "intent"}
     ).to_csv(table, index=False)
-    code = run(["rank", str(table), str(path), "-m", "alpha_nDCG@3", "--format", "json"])
+    code = run(["rank", str(table), str(path), "-m", "alpha_nDCG@3", "--format", "json-flat"])
     assert code == 0
     assert json.loads(capsys.readouterr().out) == pytest.approx(expected(["alpha_nDCG@3"]))
 
