@@ -11,6 +11,7 @@ DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 pytest.importorskip("sklearn")
 pytest.importorskip("pytrec_eval")
+pytest.importorskip("pyndeval")  # section 6
 
 
 def test_why_tools_disagree_page_runs():

@@ -238,6 +238,7 @@ def build_parser() -> argparse.ArgumentParser:
         "  scorekit rank qrels.txt run.txt -m nDCG@10 --ties average --ndcg-ideal candidates\n"
         "  scorekit rank qrels.txt run.txt -m AP@10 -m nDCG@10 --compat spark\n"
         "  gzip -dc run.txt.gz | scorekit rank qrels.txt -    # the run from standard input\n"
+        "  scorekit rank subtopics.qrels run.txt -m alpha_nDCG@20 -m ERR_IA@20  # diversity (ndeval)\n"
         "\nOptions -m -q -n -c -l -M -J -N mean what they mean to trec_eval; a RUN or QRELS of '-'\n"
         "is read from standard input, and a gzip-compressed file is read as it is.\n",
         [_common(fmt=("trec", *OUTPUT_FORMATS), default="trec")],

@@ -288,6 +288,7 @@ def read_frame(path: str, fmt: str, columns: Sequence[str] | None = None) -> Fra
 _QUERY = ("query", "qid", "query_id", "topic")
 _DOC = ("doc", "docid", "docno", "doc_id", "document", "item")
 _RELEVANCE = ("relevance", "rel", "label", "judgment", "grade")
+_SUBTOPIC = ("subtopic", "subtopic_id", "intent", "aspect", "iteration", "iter")
 _SCORE = ("score", "sim", "similarity")
 
 
@@ -302,15 +303,16 @@ def _pick(frame: Frame, choices: Sequence[str], what: str) -> str:
 
 
 def read_ranking(path: str, kind: str, fmt: str) -> Any:
-    """A ``scorekit.Qrels`` (``kind="qrels"``) or ``scorekit.Run`` (``kind="run"``) from a file.
+    """A ``scorekit.Qrels`` (``kind="qrels"``), ``SubtopicQrels`` (``"subtopics"``) or ``Run``.
 
     TREC files go through ``from_trec``; tables need a query, a document and a
     relevance (qrels) or score (run) column (``query, doc, relevance`` or the
-    usual aliases: ``qid``, ``docid``/``docno``, ``rel``, ...).
+    usual aliases: ``qid``, ``docid``/``docno``, ``rel``, ...), and subtopic
+    qrels a subtopic column (``subtopic``, ``intent``, ``aspect``, ``iteration``).
     """
-    from ..ranking import Qrels, Run
+    from ..ranking import Qrels, Run, SubtopicQrels
 
-    cls: Any = Qrels if kind == "qrels" else Run
+    cls: Any = {"qrels": Qrels, "subtopics": SubtopicQrels}.get(kind, Run)
     if path == "-" and fmt != "trec":
         raise ParameterError(f"standard input ('-') is read as a TREC {kind} file only")
     if path != "-":
@@ -320,6 +322,11 @@ def read_ranking(path: str, kind: str, fmt: str) -> Any:
     frame = read_frame(path, fmt)
     q = _pick(frame, _QUERY, "query")
     d = _pick(frame, _DOC, "document")
+    if kind == "subtopics":  # diversity qrels: one more column
+        s = frame.labels(_pick(frame, _SUBTOPIC, "subtopic"), "subtopic").astype(str)
+        value = frame.numbers(_pick(frame, _RELEVANCE, "relevance"), "relevance")
+        query, doc = frame.labels(q, "query").astype(str), frame.labels(d, "document").astype(str)
+        return cls.from_arrays(query, s, doc, value)
     if kind == "qrels":
         value = frame.numbers(_pick(frame, _RELEVANCE, "relevance"), "relevance")
     else:

@@ -259,8 +259,11 @@ def _read_inputs(
     args: argparse.Namespace, progress: Progress, paths: Sequence[str]
 ) -> tuple[Any, dict[str, Any]]:
     progress.step(f"reading {args.qrels}")
+    from ..ranking._diversity import is_diversity  # diversity measures read subtopic qrels
+
+    kind = "subtopics" if any(is_diversity(m) for m in args.measures or ()) else "qrels"
     qrels = read_ranking(
-        args.qrels, "qrels", detect_format(args.qrels, args.input_format, default="trec")
+        args.qrels, kind, detect_format(args.qrels, args.input_format, default="trec")
     )
     runs = {}
     for name, path in zip(run_names(paths), paths, strict=True):

@@ -12,6 +12,7 @@ from ._measures import known_measures
 from ._options import EvalOptions
 from ._parse import parse_measure
 from ._result import RankingResult
+from ._subtopics import SubtopicQrels
 
 __all__ = [
     *_compare_all,
@@ -20,6 +21,7 @@ __all__ = [
     "Qrels",
     "RankingResult",
     "Run",
+    "SubtopicQrels",
     "evaluate",
     "known_measures",
     "parse_measure",

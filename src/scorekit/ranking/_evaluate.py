@@ -23,6 +23,7 @@ the groups in the state, whose expectation kernels are in :mod:`._average`;
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping
 
 import numpy as np
@@ -40,6 +41,7 @@ from ._order import segments as _segments
 from ._parse import parse_requests
 from ._result import PerQuery, RankingResult, summarize
 from ._state import NONPOOL, UNJUDGED, Context, RankedState, pair_counts
+from ._subtopics import SubtopicQrels
 from ._ties import arrange, group_ids
 
 __all__ = ["EvalOptions", "evaluate"]
@@ -215,7 +217,7 @@ def _micro(ctx: Context, m: Measure) -> float:
 
 
 def evaluate(
-    qrels: Qrels,
+    qrels: Qrels | SubtopicQrels,
     run: Run,
     measures: str | Iterable[str],
     *,
@@ -262,7 +264,10 @@ def evaluate(
 
     ``measures``: trec_eval names and syntax (``"map"``, ``"P.5,10"``,
     ``"all_trec"``) or aliases (``"nDCG@10"``, ``"AP@10"``, ``"RR"``); see
-    :func:`known_measures`. ``per_query`` makes ``to_trec_eval()`` print each
+    :func:`known_measures`. With a :class:`~scorekit.SubtopicQrels` as ``qrels``, the
+    diversity measures of ndeval (``"alpha_nDCG@20"``, ``"ERR_IA@20"``,
+    ``"NRBP"``, ...; ``docs/diversity.md``) are computed too, and the others
+    read the document-level qrels. ``per_query`` makes ``to_trec_eval()`` print each
     query (``-q``); per-query values are always kept. ``num_docs`` is the
     collection size of the utility measure (``-N``).
 
@@ -299,7 +304,7 @@ def evaluate(
     >>> show(q, r, "nDCG", gain={0: 0, 1: 1, 2: 3}), show(q, r, "nDCG", compat="sklearn")
     ({'nDCG': 0.2754}, {'nDCG': 1.0})
     """
-    if not isinstance(qrels, Qrels):
+    if not isinstance(qrels, (Qrels, SubtopicQrels)):
         raise ParameterError(f"qrels must be a scorekit Qrels, got {type(qrels).__name__}")
     if not isinstance(run, Run):
         raise ParameterError(f"run must be a scorekit Run, got {type(run).__name__}")
@@ -318,6 +323,11 @@ def evaluate(
         compat=compat,
         num_docs=num_docs,
     )
+    if isinstance(qrels, SubtopicQrels):  # diversity measures (ndeval): _diversity_eval.py
+        from ._diversity_eval import evaluate_subtopics
+
+        given = {f.name: getattr(opts, f.name) for f in dataclasses.fields(opts)}
+        return evaluate_subtopics(qrels, run, measures, **given)
     conv = opts.conventions()
     requests = parse_requests(measures)
     state = ranked_state(

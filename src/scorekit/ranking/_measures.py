@@ -395,6 +395,10 @@ MEASURES: tuple[MeasureDef, ...] = (
     ),
 )
 
+# the diversity families (subtopic qrels) are declared beside their kernels
+from ._diversity import measure_defs  # noqa: E402 - needs MeasureDef above
+
+MEASURES += measure_defs()
 BY_NAME: dict[str, MeasureDef] = {d.name: d for d in MEASURES}
 ORDER: dict[str, int] = {d.name: i for i, d in enumerate(MEASURES)}
 NICKNAMES = ("all_trec", "official", "set")
