@@ -2,7 +2,7 @@ r"""``BinaryCurve``: the streaming front end of the binary score metrics (AUC, A
 
 The state is :class:`~scorekit.classification._curve_kernel.CurveState`, the table
 of distinct scores with the positive and negative weight at each; chunks go
-through ``_curve_from_chunk``, states merge with ``_merge_curves`` and every
+through ``curve_from_chunk``, states merge with ``merge_curves`` and every
 metric is the one-shot function's ``*_from_curve`` kernel, so results equal
 the one-shot functions on the concatenated rows.
 """
@@ -16,19 +16,19 @@ import numpy as np
 from .._codes import distinct
 from .._errors import EmptyInputError, LabelError, ParameterError
 from .._typing import AnyArray, ArrayLike, FloatArray
-from .._validation import check_option, check_probabilities, labels_1d, undefined
+from .._validation import check_option, check_probabilities, labels_1d
 from ..classification._curve_kernel import (
     CurveState,
-    _ap_from_curve,
-    _auc_from_curve,
-    _bep_from_curve,
-    _curve_from_chunk,
-    _ks_from_curve,
-    _merge_curves,
-    _partial_auc,
-    _pr_from_curve,
-    _rank_loss_from_curve,
-    _roc_from_curve,
+    ap_from_curve,
+    auc_from_curve,
+    bep_from_curve,
+    curve_from_chunk,
+    ks_from_curve,
+    merge_curves,
+    partial_auc_from_curve,
+    pr_from_curve,
+    rank_loss_from_curve,
+    roc_from_curve,
 )
 from ..classification._curves import _binary_inputs
 from ..classification._operating import (
@@ -61,7 +61,7 @@ from ._labels import check_binary_classes, empty_chunk, union_classes
 
 __all__ = ["BinaryCurve"]
 
-#: Rows of small chunks gathered before one ``_curve_from_chunk``: sorting 4M rows at once and
+#: Rows of small chunks gathered before one ``curve_from_chunk``: sorting 4M rows at once and
 #: merging once costs far less than merging the big table of distinct scores at every chunk.
 _BUFFER_ROWS = 1 << 22
 
@@ -147,7 +147,7 @@ class BinaryCurve(Accumulator):
     # -- kernel plumbing ----------------------------------------------------------
 
     def _merge_state(self, a: CurveState, b: CurveState) -> CurveState:
-        return _merge_curves(a, b)
+        return merge_curves(a, b)
 
     def _state_size(self, state: CurveState) -> int:
         return int(state.scores.size)
@@ -184,7 +184,7 @@ class BinaryCurve(Accumulator):
             self._flush()
         if y.size >= _BUFFER_ROWS:
             self._flush()
-            self._pending.push(_curve_from_chunk(y, s, w))
+            self._pending.push(curve_from_chunk(y, s, w))
             return self
         # copies: the caller may reuse its arrays once update() returns
         self._buffer.append((y.copy(), s.copy(), None if w is None else w.copy()))
@@ -204,7 +204,7 @@ class BinaryCurve(Accumulator):
             y, s = np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
             weights = [p[2] for p in parts if p[2] is not None]  # all or none (see update)
             w = np.concatenate(weights) if weights else None
-        self._pending.push(_curve_from_chunk(y, s, w))
+        self._pending.push(curve_from_chunk(y, s, w))
 
     def _absorb(self, other: Any) -> None:
         if other._classes is not None:
@@ -237,43 +237,40 @@ class BinaryCurve(Accumulator):
         if max_fpr is not None and not 0 < max_fpr <= 1:
             raise ParameterError(f"max_fpr must be in (0, 1], got {max_fpr!r}")
         if max_fpr is None or max_fpr == 1:
-            return _auc_from_curve(c)
-        if not (c.pos.sum() > 0 and c.neg.sum() > 0):
-            return undefined("roc_auc", "only one class is present in y_true")
-        fpr, tpr, _ = _roc_from_curve(c)
-        return _partial_auc(fpr, tpr, max_fpr)
+            return auc_from_curve(c)
+        return partial_auc_from_curve(c, max_fpr)
 
     def gini(self) -> float:
         """2·AUC − 1; see :func:`scorekit.gini`."""
-        return 2 * _auc_from_curve(self._curve()) - 1
+        return 2 * auc_from_curve(self._curve()) - 1
 
     def rank_loss(self) -> float:
         """Share of (positive, negative) pairs ordered wrongly; see :func:`scorekit.rank_loss`."""
-        return _rank_loss_from_curve(self._curve())
+        return rank_loss_from_curve(self._curve())
 
     def average_precision(self) -> float:
         """Average precision; see :func:`scorekit.average_precision`."""
-        return _ap_from_curve(self._curve())
+        return ap_from_curve(self._curve())
 
     def roc_curve(
         self, *, drop_intermediate: bool = False
     ) -> tuple[FloatArray, FloatArray, FloatArray]:
         """``(fpr, tpr, thresholds)``; see :func:`scorekit.roc_curve`."""
-        return _roc_from_curve(self._curve(), drop_intermediate=drop_intermediate)
+        return roc_from_curve(self._curve(), drop_intermediate=drop_intermediate)
 
     def precision_recall_curve(
         self, *, drop_intermediate: bool = False
     ) -> tuple[FloatArray, FloatArray, FloatArray]:
         """``(precision, recall, thresholds)``; see :func:`scorekit.precision_recall_curve`."""
-        return _pr_from_curve(self._curve(), drop_intermediate=drop_intermediate)
+        return pr_from_curve(self._curve(), drop_intermediate=drop_intermediate)
 
     def ks_statistic(self) -> float:
         """max(TPR − FPR) over thresholds; see :func:`scorekit.ks_statistic`."""
-        return _ks_from_curve(self._curve())
+        return ks_from_curve(self._curve())
 
     def break_even_point(self) -> float:
         """Precision where precision = recall; see :func:`scorekit.break_even_point`."""
-        return _bep_from_curve(self._curve())
+        return bep_from_curve(self._curve())
 
     def threshold_table(
         self, thresholds: ArrayLike | None = None, *, zero_division: float = float("nan")

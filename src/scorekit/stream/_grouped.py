@@ -1,10 +1,10 @@
 """``GroupedCurve``: the streaming front end of GAUC (groups may span chunks).
 
-The state is :class:`~scorekit.recsys._gauc.GroupedCurveState`, the positive
+The state is :class:`~scorekit.recsys._gauc_kernel.GroupedCurveState`, the positive
 and negative weight at each distinct (group, score); chunks go through
-``_grouped_curve_from_chunk``, states merge with ``_merge_grouped_curves``
+``grouped_curve_from_chunk``, states merge with ``merge_grouped_curves``
 (entries of one group from different chunks are added) and the value is
-``_gauc_from_state``.
+``gauc_from_state``.
 """
 
 from __future__ import annotations
@@ -17,14 +17,12 @@ from .._typing import AnyArray, ArrayLike
 from .._validation import check_option
 from ..recsys._gauc import (
     GroupAUCTable,
-    GroupedCurveState,
     GroupWeights,
     _check_weights_option,
-    _gauc_from_state,
     _gauc_inputs,
-    _grouped_curve_from_chunk,
-    _merge_grouped_curves,
+    gauc_from_state,
 )
+from ..recsys._gauc_kernel import GroupedCurveState, grouped_curve_from_chunk, merge_grouped_curves
 from ._base import Accumulator, decode_array, encode_array
 from ._labels import check_binary_classes, empty_chunk, union_classes
 
@@ -66,7 +64,7 @@ class GroupedCurve(Accumulator):
         self._strings: bool | None = None  # group ids are strings (None: nothing seen)
 
     def _merge_state(self, a: GroupedCurveState, b: GroupedCurveState) -> GroupedCurveState:
-        return _merge_grouped_curves(a, b)
+        return merge_grouped_curves(a, b)
 
     def _state_size(self, state: GroupedCurveState) -> int:
         return int(state.scores.size)
@@ -101,7 +99,7 @@ class GroupedCurve(Accumulator):
         self._check_groups(g.dtype.kind in "USO")
         self._add_classes(classes)
         group_labels, codes = encode(g, gaps=True)
-        self._pending.push(_grouped_curve_from_chunk(codes, y, s, w, group_labels))
+        self._pending.push(grouped_curve_from_chunk(codes, y, s, w, group_labels))
         return self
 
     def _absorb(self, other: Any) -> None:
@@ -126,12 +124,12 @@ class GroupedCurve(Accumulator):
     def gauc(self, *, weights: GroupWeights = "impressions") -> float:
         """GAUC of the rows seen; ``weights`` as :func:`scorekit.gauc`."""
         _check_weights_option(weights)
-        return cast(float, _gauc_from_state(self._grouped(), weights=weights))
+        return cast(float, gauc_from_state(self._grouped(), weights=weights))
 
     def group_table(self, *, weights: GroupWeights = "impressions") -> GroupAUCTable:
         """The per-group table of :func:`scorekit.gauc` (``return_groups=True``)."""
         _check_weights_option(weights)
-        result = _gauc_from_state(self._grouped(), weights=weights, return_groups=True)
+        result = gauc_from_state(self._grouped(), weights=weights, return_groups=True)
         return cast(tuple[float, GroupAUCTable], result)[1]
 
     def _state_to_dict(self) -> dict[str, Any]:

@@ -1,0 +1,286 @@
+"""The GAUC kernel: per-(group, score) class weights, merged, turned into per-group AUCs.
+
+The three stages, shaped for streaming (``scorekit.stream.GroupedCurve``) and Dask:
+
+- :func:`grouped_curve_from_chunk` rows -> :class:`GroupedCurveState`, the
+  positive and negative weight at each distinct (group, score), sorted by
+  group then score;
+- :func:`merge_grouped_curves` state ⊕ state (exact for unit weights; groups
+  may arrive in different chunks);
+- :func:`group_stats_from_state` state -> per-group weights and AUC, from the
+  shared area kernel (:mod:`scorekit.classification._area`).
+
+Unit weights take a faster path (:func:`unit_group_stats`: one sort of
+packed integer keys, :mod:`scorekit.classification._sortkeys`) that gives the
+same per-group values.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from .._errors import LabelError
+from .._typing import AnyArray, BoolArray, FloatArray, IntArray
+from ..classification._area import segment_half_pairs, segment_pair_fractions
+from ..classification._sortkeys import order_bits
+
+__all__ = [
+    "GroupedCurveState",
+    "group_aucs_from_state",
+    "group_stats_from_state",
+    "grouped_curve_from_chunk",
+    "merge_grouped_curves",
+    "unit_group_stats",
+]
+
+U64Array = npt.NDArray[np.uint64]
+_U1 = np.uint64(1)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class GroupedCurveState:
+    """Positive and negative weight at each distinct (group, score), sorted by group then score.
+
+    ``groups`` holds the labels of the groups present, sorted ascending; the
+    entries of ``groups[i]`` are ``offsets[i]:offsets[i + 1]`` of ``scores``
+    (strictly increasing within a group), ``pos`` and ``neg``.
+    """
+
+    groups: AnyArray
+    offsets: IntArray
+    scores: FloatArray
+    pos: FloatArray
+    neg: FloatArray
+
+
+def _empty_state(labels: AnyArray | None) -> GroupedCurveState:
+    groups = np.zeros(0, np.int64) if labels is None else np.asarray(labels)[:0]
+    empty = np.zeros(0)
+    return GroupedCurveState(groups, np.zeros(1, np.int64), empty, empty, empty)
+
+
+def _aggregate(
+    codes: IntArray,
+    scores: FloatArray,
+    pos_w: FloatArray,
+    neg_w: FloatArray,
+    labels: AnyArray | None,
+) -> GroupedCurveState:
+    """Sum ``pos_w`` and ``neg_w`` per distinct (code, score); order by code, then score."""
+    if codes.size == 0:
+        return _empty_state(labels)
+    scores = scores + 0.0  # a copy in which -0.0 is 0.0
+    distinct, rank = np.unique(scores, return_inverse=True)
+    n_distinct = distinct.size
+    if (int(codes.max()) + 1) * n_distinct < 2**62:
+        key = codes.astype(np.int64) * n_distinct + rank.reshape(-1)
+        order = np.argsort(key)
+        key = key[order]
+        starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+        e_code, e_score = np.divmod(key[starts], n_distinct)
+        e_scores = distinct[e_score]
+    else:  # more (code, score) pairs than an int64 packs: sort on two keys
+        order = np.lexsort((scores, codes))
+        c, s = codes[order], scores[order]
+        starts = np.flatnonzero(np.r_[True, (c[1:] != c[:-1]) | (s[1:] != s[:-1])])
+        e_code, e_scores = c[starts], s[starts]
+    pos = np.add.reduceat(pos_w[order], starts)
+    neg = np.add.reduceat(neg_w[order], starts)
+    g_starts = np.flatnonzero(np.r_[True, e_code[1:] != e_code[:-1]])
+    present = e_code[g_starts]
+    groups = present if labels is None else np.asarray(labels)[present]
+    offsets = np.r_[g_starts, e_code.size].astype(np.int64)
+    return GroupedCurveState(groups, offsets, e_scores, pos, neg)
+
+
+def grouped_curve_from_chunk(
+    g_codes: IntArray,
+    y: BoolArray,
+    s: FloatArray,
+    w: FloatArray | None,
+    groups: AnyArray | None = None,
+) -> GroupedCurveState:
+    """Rows -> :class:`GroupedCurveState`.
+
+    ``g_codes`` are integer group codes, ``y`` the positives, ``s`` the scores
+    and ``w`` the weights (``None``: 1). ``groups[c]`` is the label of code
+    ``c`` (sorted ascending, as ``np.unique`` returns them); without it the
+    codes are the labels. Only groups with rows appear in the state.
+    """
+    yf = y.astype(np.float64)
+    pos_w = yf if w is None else w * yf
+    neg_w = 1.0 - yf if w is None else w * (1.0 - yf)
+    return _aggregate(np.asarray(g_codes, np.int64), s, pos_w, neg_w, groups)
+
+
+def merge_grouped_curves(a: GroupedCurveState, b: GroupedCurveState) -> GroupedCurveState:
+    """State ⊕ state: entries of equal (group, score) are added; exact for unit weights."""
+    if a.scores.size == 0:
+        return b
+    if b.scores.size == 0:
+        return a
+    if (a.groups.dtype.kind in "USO") != (b.groups.dtype.kind in "USO"):
+        raise LabelError("cannot merge GAUC states whose group ids mix strings and numbers")
+    labels, inv = np.unique(np.concatenate([a.groups, b.groups]), return_inverse=True)
+    inv = inv.reshape(-1)
+    n_a = a.groups.size
+    codes = np.concatenate(
+        [np.repeat(inv[:n_a], np.diff(a.offsets)), np.repeat(inv[n_a:], np.diff(b.offsets))]
+    )
+    return _aggregate(
+        codes,
+        np.concatenate([a.scores, b.scores]),
+        np.concatenate([a.pos, b.pos]),
+        np.concatenate([a.neg, b.neg]),
+        labels,
+    )
+
+
+def group_stats_from_state(
+    state: GroupedCurveState,
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Per group of ``state.groups``: positive weight, negative weight and Mann–Whitney U.
+
+    U = Σ over positives of w⁺ (negative weight below + ½ negative weight tied),
+    in the units of the weights (exact for unit weights; the AUC is U / (P N),
+    which :func:`group_aucs_from_state` computes without overflow).
+    """
+    if state.groups.size == 0:
+        return np.zeros(0), np.zeros(0), np.zeros(0)
+    starts = state.offsets[:-1]
+    n_pos = np.add.reduceat(state.pos, starts)
+    n_neg = np.add.reduceat(state.neg, starts)
+    return n_pos, n_neg, segment_half_pairs(state.neg, state.pos, state.offsets)
+
+
+def group_aucs_from_state(
+    state: GroupedCurveState,
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Per group of ``state.groups``: positive weight, negative weight and AUC (nan: one class).
+
+    From the shared area kernel (:func:`scorekit.classification._area.segment_pair_fractions`):
+    each group is scaled by its own power of two, so huge or tiny weights
+    neither overflow nor underflow, and scaling every weight by a power of two
+    changes no bit.
+    """
+    if state.groups.size == 0:
+        return np.zeros(0), np.zeros(0), np.zeros(0)
+    n_neg, n_pos, auc = segment_pair_fractions(state.neg, state.pos, state.offsets)
+    return n_pos, n_neg, auc
+
+
+def _impure_buckets(s: FloatArray, lo: np.uint64, shift: int, signed: bool) -> U64Array:
+    """Buckets ``(bits - lo) >> shift`` that hold two or more distinct scores.
+
+    Two neighbours in sorted order share a bucket but differ iff the XOR of
+    their offsets from ``lo`` lies in ``[1, 2**shift)``.
+    """
+    d = order_bits(np.sort(s), signed)
+    d -= lo
+    x = d[1:] ^ d[:-1]
+    x -= _U1  # 0 (equal scores) wraps to the largest value
+    hit = np.flatnonzero(x < np.uint64((1 << shift) - 1))
+    return np.unique(d[hit] >> np.uint64(shift))
+
+
+def _low16(a: U64Array) -> npt.NDArray[np.uint16]:
+    """The low 16 bits of each entry, as a view when the machine is little-endian."""
+    low: npt.NDArray[np.uint16]
+    if sys.byteorder == "little" and a.flags.c_contiguous:
+        low = a.view(np.uint16)[::4]
+    else:
+        low = (a & np.uint64(0xFFFF)).astype(np.uint16)
+    return low
+
+
+def _rows_in(bucket: U64Array, impure: U64Array) -> IntArray:
+    """Indices of the rows whose bucket is impure (a bitmap prefilter, then an exact test)."""
+    table = np.zeros(1 << 16, dtype=bool)
+    table[_low16(impure)] = True
+    cand = np.flatnonzero(table[_low16(bucket)])
+    return cand[np.isin(bucket[cand], impure)]
+
+
+def unit_group_stats(
+    codes: IntArray,
+    n_codes: int,
+    y: BoolArray,
+    s: FloatArray,
+    *,
+    score_bits: int | None = None,
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Per code: positives, negatives and U for unit weights, from one sort of packed keys.
+
+    Each row becomes one uint64 key ``group | score bucket | label``: the score
+    bits (order-preserving, shifted right by the trailing zeros all scores
+    share and, when there are more score bits than room, truncated). For a
+    positive row at sorted position i, the negatives at or below its score
+    number ``i - (positives before it)``; those strictly below differ only
+    where a negative ties with it (then ``searchsorted`` counts them). Buckets
+    that the truncation made hold several distinct scores (found from the
+    scores, a second ``np.sort``) are corrected exactly with the general kernel
+    on their few rows. ``score_bits`` forces truncation (for tests).
+    """
+    gbits = max(1, (n_codes - 1).bit_length())
+    sbits = 63 - gbits if score_bits is None else score_bits
+    signed = bool(s.min() < 0)
+    key = order_bits(s, signed)
+    lo, hi = key.min(), key.max()
+    key -= lo
+    spread = int(hi - lo)
+    tz = 0
+    if spread:
+        ored = int(np.bitwise_or.reduce(key))
+        tz = (ored & -ored).bit_length() - 1
+    shift = tz + max(0, (spread >> tz).bit_length() - sbits)
+    if shift:
+        key >>= np.uint64(shift)
+    dirty = None
+    if shift > tz:
+        impure = _impure_buckets(s, lo, shift, signed)
+        if impure.size:
+            dirty = _rows_in(key, impure)
+            dirty_bucket = key[dirty]
+    key <<= _U1
+    key |= y.view(np.uint8)
+    gshift = np.uint64(sbits + 1)
+    key |= np.left_shift(codes.view(np.uint64), gshift)
+    key.sort()
+
+    if sys.byteorder == "little":
+        pos_at = np.flatnonzero(key.view(np.uint8)[::8] & 1)
+    else:
+        pos_at = np.flatnonzero(key & _U1)
+    kpos = key[pos_at]
+    le = pos_at - np.arange(pos_at.size)  # negatives at or below (all earlier groups too)
+    lt = le
+    if pos_at.size and np.any(key[np.maximum(pos_at - 1, 0)] == kpos - _U1):  # tied negatives
+        lt = np.searchsorted(key, kpos - _U1) - np.searchsorted(kpos, kpos - _U1)
+    g_of_pos = (kpos >> gshift).astype(np.intp)
+    n = np.bincount(codes, minlength=n_codes).astype(np.float64)
+    n_pos = np.bincount(g_of_pos, minlength=n_codes).astype(np.float64)
+    n_neg = n - n_pos
+    neg_before = np.cumsum(n_neg) - n_neg
+    u = np.bincount(g_of_pos, (lt + le).astype(np.float64), minlength=n_codes) / 2
+    u -= n_pos * neg_before
+    if dirty is not None:
+        u += _bucket_correction(codes[dirty], dirty_bucket, y[dirty], s[dirty], sbits, n_codes)
+    return n_pos, n_neg, u
+
+
+def _bucket_correction(
+    codes: IntArray, bucket: U64Array, y: BoolArray, s: FloatArray, sbits: int, n_codes: int
+) -> FloatArray:
+    """U exact minus U with every pair in one (group, bucket) counted as a tie, per group."""
+    run_key = (codes.astype(np.uint64) << np.uint64(sbits)) | bucket
+    runs, run_code = np.unique(run_key, return_inverse=True)
+    state = grouped_curve_from_chunk(run_code.reshape(-1), y, s, None)
+    u = segment_half_pairs(state.neg, state.pos, state.offsets)
+    p = np.add.reduceat(state.pos, state.offsets[:-1])
+    q = np.add.reduceat(state.neg, state.offsets[:-1])
+    run_group = (runs[state.groups] >> np.uint64(sbits)).astype(np.intp)
+    return np.bincount(run_group, u - p * q / 2, minlength=n_codes).astype(np.float64, copy=False)
