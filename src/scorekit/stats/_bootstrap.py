@@ -21,7 +21,6 @@ import numpy as np
 
 from .._errors import ParameterError, UndefinedMetricWarning
 from .._typing import AnyArray, ArrayLike, BoolArray, FloatArray, IntArray
-from ..classification._area import half_below, half_pairs
 from .._validation import (
     as_array,
     binary_target,
@@ -33,6 +32,7 @@ from .._validation import (
     undefined,
     weights_1d,
 )
+from ..classification._area import half_below, half_pairs
 from ._paired import _check_resamples
 
 __all__ = ["bootstrap_ci"]

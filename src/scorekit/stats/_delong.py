@@ -15,7 +15,6 @@ from typing import Any
 import numpy as np
 
 from .._typing import ArrayLike, BoolArray, FloatArray
-from ..classification._area import half_below
 from .._validation import (
     binary_target,
     check_same_length,
@@ -26,6 +25,7 @@ from .._validation import (
     take,
     undefined,
 )
+from ..classification._area import half_below
 from ._paired import _check_alpha
 
 __all__ = ["DeLongResult", "delong_test"]
