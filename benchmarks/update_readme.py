@@ -24,7 +24,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _harness import machine
 
 HERE = Path(__file__).resolve().parent
-HEADER = "| benchmark | workload | rows | scorekit | per row | reference | ratio | target | status |"
+HEADER = (
+    "| benchmark | workload | rows | scorekit | per row | reference | ratio | target | status |"
+)
 RULE = "|---|---|---|---|---|---|---|---|---|"
 MARK = "<!-- generated from benchmarks/RESULTS.md by benchmarks/update_readme.py: do not edit -->"
 
@@ -82,9 +84,7 @@ def replace_readme_table(readme: str, rows_md: list[str]) -> str:
     """The README with its ``## Performance`` table replaced by ``rows_md``."""
     lines = readme.split("\n")
     start = next(i for i, line in enumerate(lines) if line.strip() == "## Performance")
-    end = next(
-        (i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines)
-    )
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
     section = lines[start:end]
     first = next((i for i, line in enumerate(section) if line.startswith("|")), None)
     if first is None:  # no table yet: add one after the heading's first paragraph
@@ -95,7 +95,7 @@ def replace_readme_table(readme: str, rows_md: list[str]) -> str:
             last += 1
     if first > 0 and section[first - 1] == MARK:
         first -= 1
-    new = section[:first] + [MARK, *rows_md] + section[last:]
+    new = [*section[:first], MARK, *rows_md, *section[last:]]
     return "\n".join(lines[:start] + new + lines[end:])
 
 

@@ -29,6 +29,7 @@ import numpy.typing as npt
 from .._typing import BoolArray, FloatArray
 from .._validation import undefined
 from ._area import auc_value, pair_fraction
+from ._curve_exact import ExactPart, exact_bins, exact_runs, merge_exact, whole_weights
 from ._sortkeys import DecimalCodes, SortedRows, decimal_codes, sort_rows
 
 __all__ = [
@@ -55,12 +56,16 @@ class CurveState:
 
     ``scores`` are distinct and strictly decreasing; ``pos[i]`` / ``neg[i]`` is
     the total weight of positives / negatives scored exactly ``scores[i]``.
-    Rows of zero weight are not recorded (scikit-learn drops them too).
+    Rows of zero weight are not recorded (scikit-learn drops them too). Every
+    float is the exact sum rounded once (:mod:`._curve_exact`), so the state,
+    and every value computed from it, does not depend on chunking or merge order.
     """
 
     scores: FloatArray
     pos: FloatArray
     neg: FloatArray
+    #: exact sums of the entries whose floats are roundings (fractional weights); None: all exact
+    exact: ExactPart | None = None
 
 
 # ---------------------------------------------------------------- chunk -> state
@@ -89,7 +94,10 @@ def _curve_from_codes(y: BoolArray, dc: DecimalCodes, w: FloatArray | None) -> C
     counts = np.bincount(cells, weights=w, minlength=2 * dc.size).astype(np.float64, copy=False)
     neg, pos = counts[0::2], counts[1::2]
     seen = np.flatnonzero((neg != 0) | (pos != 0))[::-1]
-    return CurveState(dc.scores(seen), pos[seen], neg[seen])
+    if w is None or whole_weights(w):
+        return CurveState(dc.scores(seen), pos[seen], neg[seen])
+    part = exact_bins(cells, w, seen)
+    return CurveState(dc.scores(seen), *part.rounded(), part)
 
 
 def curve_from_chunk(y: BoolArray, s: FloatArray, w: FloatArray | None = None) -> CurveState:
@@ -120,11 +128,15 @@ def curve_from_chunk(y: BoolArray, s: FloatArray, w: FloatArray | None = None) -
     y_sorted, w_sorted = y[order], w[order]
     pos = np.add.reduceat(np.where(y_sorted, w_sorted, 0.0), starts)
     neg = np.add.reduceat(np.where(y_sorted, 0.0, w_sorted), starts)
-    return CurveState(s_sorted[starts] + 0.0, pos, neg)
+    exact = None if whole_weights(w) else exact_runs(y_sorted, w_sorted, starts, s.size)
+    if exact is None:
+        return CurveState(s_sorted[starts] + 0.0, pos, neg)
+    runs, pos[runs], neg[runs], part = exact
+    return CurveState(s_sorted[starts] + 0.0, pos, neg, part)
 
 
 def merge_curves(a: CurveState, b: CurveState) -> CurveState:
-    """State ⊕ state: the curve of the concatenated rows (exact for unit weights).
+    """State ⊕ state: the curve of the concatenated rows, exact (entry sums are order-free).
 
     Both score arrays are already sorted, so they are merged, not sorted again:
     ``searchsorted`` places each score of ``b`` among those of ``a``; a score
@@ -138,7 +150,8 @@ def merge_curves(a: CurveState, b: CurveState) -> CurveState:
     """
     if a.scores.size == 0 or b.scores.size == 0:
         c = b if a.scores.size == 0 else a
-        return CurveState(c.scores + 0.0, c.pos.astype(np.float64), c.neg.astype(np.float64))
+        pos, neg = c.pos.astype(np.float64), c.neg.astype(np.float64)
+        return CurveState(c.scores + 0.0, pos, neg, c.exact)
     # at[j]: scores of a above b.scores[j]; b.scores[j] is new unless a holds it at at[j]
     at = np.searchsorted(-a.scores, -b.scores)
     inside = at < a.scores.size
@@ -159,7 +172,11 @@ def merge_curves(a: CurveState, b: CurveState) -> CurveState:
     pos[rank] += b.pos  # ranks are distinct: no two b scores land on one entry
     neg[rank] += b.neg
     scores += 0.0  # -0.0 as 0.0
-    return CurveState(scores, pos, neg)
+    exact = merge_exact(a, b, np.flatnonzero(from_a), rank, shared, size)
+    if exact is None:
+        return CurveState(scores, pos, neg)
+    index, pos[index], neg[index], part = exact
+    return CurveState(scores, pos, neg, part)
 
 
 # ---------------------------------------------------------------- state -> value

@@ -18,7 +18,7 @@ same per-group values.
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import numpy.typing as npt
@@ -26,6 +26,7 @@ import numpy.typing as npt
 from .._errors import LabelError
 from .._typing import AnyArray, BoolArray, FloatArray, IntArray
 from ..classification._area import segment_half_pairs, segment_pair_fractions
+from ..classification._curve_exact import ExactPart, exact_runs, merge_exact, whole_weights
 from ..classification._sortkeys import order_bits
 
 __all__ = [
@@ -47,7 +48,9 @@ class GroupedCurveState:
 
     ``groups`` holds the labels of the groups present, sorted ascending; the
     entries of ``groups[i]`` are ``offsets[i]:offsets[i + 1]`` of ``scores``
-    (strictly increasing within a group), ``pos`` and ``neg``.
+    (strictly increasing within a group), ``pos`` and ``neg``. Every float is
+    the exact sum rounded once (see ``classification._curve_exact``), so the
+    state does not depend on chunking or merge order.
     """
 
     groups: AnyArray
@@ -55,9 +58,12 @@ class GroupedCurveState:
     scores: FloatArray
     pos: FloatArray
     neg: FloatArray
+    #: exact sums of the entries whose floats are roundings (fractional weights); None: all exact
+    exact: ExactPart | None = None
 
 
 def _empty_state(labels: AnyArray | None) -> GroupedCurveState:
+    """A state without entries (group labels of the dtype of ``labels``)."""
     groups = np.zeros(0, np.int64) if labels is None else np.asarray(labels)[:0]
     empty = np.zeros(0)
     return GroupedCurveState(groups, np.zeros(1, np.int64), empty, empty, empty)
@@ -69,10 +75,12 @@ def _aggregate(
     pos_w: FloatArray,
     neg_w: FloatArray,
     labels: AnyArray | None,
-) -> GroupedCurveState:
-    """Sum ``pos_w`` and ``neg_w`` per distinct (code, score); order by code, then score."""
-    if codes.size == 0:
-        return _empty_state(labels)
+) -> tuple[GroupedCurveState, IntArray, IntArray]:
+    """Sum ``pos_w`` and ``neg_w`` per distinct (code, score); order by code, then score.
+
+    Also returns the sorting ``order`` of the rows and the ``starts`` of each
+    entry's rows in it (float sums: the callers make them exact).
+    """
     scores = scores + 0.0  # a copy in which -0.0 is 0.0
     distinct, rank = np.unique(scores, return_inverse=True)
     n_distinct = distinct.size
@@ -94,7 +102,7 @@ def _aggregate(
     present = e_code[g_starts]
     groups = present if labels is None else np.asarray(labels)[present]
     offsets = np.r_[g_starts, e_code.size].astype(np.int64)
-    return GroupedCurveState(groups, offsets, e_scores, pos, neg)
+    return GroupedCurveState(groups, offsets, e_scores, pos, neg), order, starts
 
 
 def grouped_curve_from_chunk(
@@ -111,14 +119,23 @@ def grouped_curve_from_chunk(
     ``c`` (sorted ascending, as ``np.unique`` returns them); without it the
     codes are the labels. Only groups with rows appear in the state.
     """
+    if s.size == 0:
+        return _empty_state(groups)
     yf = y.astype(np.float64)
     pos_w = yf if w is None else w * yf
     neg_w = 1.0 - yf if w is None else w * (1.0 - yf)
-    return _aggregate(np.asarray(g_codes, np.int64), s, pos_w, neg_w, groups)
+    state, order, starts = _aggregate(np.asarray(g_codes, np.int64), s, pos_w, neg_w, groups)
+    if w is None or whole_weights(w):
+        return state
+    exact = exact_runs(y[order], w[order], starts, s.size)
+    if exact is None:
+        return state
+    runs, state.pos[runs], state.neg[runs], part = exact
+    return replace(state, exact=part)
 
 
 def merge_grouped_curves(a: GroupedCurveState, b: GroupedCurveState) -> GroupedCurveState:
-    """State ⊕ state: entries of equal (group, score) are added; exact for unit weights."""
+    """State ⊕ state: entries of equal (group, score) are added, exactly (order-free)."""
     if a.scores.size == 0:
         return b
     if b.scores.size == 0:
@@ -131,13 +148,23 @@ def merge_grouped_curves(a: GroupedCurveState, b: GroupedCurveState) -> GroupedC
     codes = np.concatenate(
         [np.repeat(inv[:n_a], np.diff(a.offsets)), np.repeat(inv[n_a:], np.diff(b.offsets))]
     )
-    return _aggregate(
+    state, order, starts = _aggregate(
         codes,
         np.concatenate([a.scores, b.scores]),
         np.concatenate([a.pos, b.pos]),
         np.concatenate([a.neg, b.neg]),
         labels,
     )
+    size = state.scores.size
+    sizes = np.diff(np.append(starts, order.size))
+    where = np.empty(order.size, np.int64)
+    where[order] = np.repeat(np.arange(size), sizes)
+    where_a, where_b = where[: a.scores.size], where[a.scores.size :]
+    exact = merge_exact(a, b, where_a, where_b, sizes[where_b] == 2, size)
+    if exact is None:
+        return state
+    index, state.pos[index], state.neg[index], part = exact
+    return replace(state, exact=part)
 
 
 def group_stats_from_state(

@@ -17,6 +17,7 @@ from .._codes import distinct
 from .._errors import EmptyInputError, LabelError, ParameterError
 from .._typing import AnyArray, ArrayLike, FloatArray
 from .._validation import check_option, check_probabilities, labels_1d
+from ..classification._curve_exact import decode_exact, encode_exact
 from ..classification._curve_kernel import (
     CurveState,
     ap_from_curve,
@@ -74,7 +75,8 @@ class BinaryCurve(Accumulator):
     chunks are gathered up to 4M rows before they are sorted into it).
     ``update(y_true, y_score, sample_weight=...)`` adds a chunk; the metric
     methods equal the one-shot functions (:func:`scorekit.roc_auc`, ...) on
-    all rows seen, exactly for unit weights (every sum is an integer).
+    all rows seen, bit for bit, for any weights, chunking and merge order (the
+    weight at each score is summed exactly and rounded once).
 
     ``bins=N`` is the bounded-memory approximate mode: scores are put in
     ``N`` equal-width bins over ``range`` (the first bin also takes scores
@@ -356,7 +358,10 @@ class BinaryCurve(Accumulator):
         return {
             "curve": None
             if state is None
-            else {k: encode_array(getattr(state, k)) for k in ("scores", "pos", "neg")},
+            else {
+                **{k: encode_array(getattr(state, k)) for k in ("scores", "pos", "neg")},
+                "exact": encode_exact(state.exact, encode_array),
+            },
             "classes": None if self._classes is None else encode_array(self._classes),
             "lo": encode_float(self._lo),
             "hi": encode_float(self._hi),
@@ -366,9 +371,9 @@ class BinaryCurve(Accumulator):
     def _state_from_dict(self, d: dict[str, Any]) -> None:
         curve = d["curve"]
         if curve is not None:
-            self._pending.replace(
-                CurveState(*(decode_array(curve[k]) for k in ("scores", "pos", "neg")))
-            )
+            exact = decode_exact(curve.get("exact"), decode_array)
+            scores, pos, neg = (decode_array(curve[k]) for k in ("scores", "pos", "neg"))
+            self._pending.replace(CurveState(scores, pos, neg, exact))
         self._classes = None if d["classes"] is None else decode_array(d["classes"])
         self._lo, self._hi = decode_float(d["lo"]), decode_float(d["hi"])
         self._loss = decode_float(d["loss"])

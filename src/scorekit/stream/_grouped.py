@@ -15,6 +15,7 @@ from .._codes import encode
 from .._errors import EmptyInputError, LabelError
 from .._typing import AnyArray, ArrayLike
 from .._validation import check_option
+from ..classification._curve_exact import decode_exact, encode_exact
 from ..recsys._gauc import (
     GroupAUCTable,
     GroupWeights,
@@ -39,7 +40,8 @@ class GroupedCurve(Accumulator):
     scores are continuous; round the scores to bound it). ``update(y_true,
     y_score, groups, sample_weight=...)`` adds a chunk; a group's rows may
     arrive in any number of chunks. :meth:`gauc` equals
-    :func:`scorekit.gauc` on all rows seen, exactly for unit weights.
+    :func:`scorekit.gauc` on all rows seen, bit for bit, for any weights,
+    chunking and merge order (weights are summed exactly, rounded once).
 
     Parameters
     ----------
@@ -135,15 +137,20 @@ class GroupedCurve(Accumulator):
     def _state_to_dict(self) -> dict[str, Any]:
         s = self._state()
         return {
-            "curve": None if s is None else {k: encode_array(getattr(s, k)) for k in _FIELDS},
+            "curve": None
+            if s is None
+            else {
+                **{k: encode_array(getattr(s, k)) for k in _FIELDS},
+                "exact": encode_exact(s.exact, encode_array),
+            },
             "classes": None if self._classes is None else encode_array(self._classes),
             "strings": self._strings,
         }
 
     def _state_from_dict(self, d: dict[str, Any]) -> None:
         if d["curve"] is not None:
-            self._pending.replace(
-                GroupedCurveState(*(decode_array(d["curve"][k]) for k in _FIELDS))
-            )
+            exact = decode_exact(d["curve"].get("exact"), decode_array)
+            groups, offsets, scores, pos, neg = (decode_array(d["curve"][k]) for k in _FIELDS)
+            self._pending.replace(GroupedCurveState(groups, offsets, scores, pos, neg, exact))
         self._classes = None if d["classes"] is None else decode_array(d["classes"])
         self._strings = d["strings"]
