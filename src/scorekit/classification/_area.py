@@ -12,7 +12,9 @@ before g, the Mann–Whitney area is
 DeLong's placement values all use these.
 
 Exact and scale-free (:func:`pair_fraction`): the weights are first brought to
-the coarsest common power-of-two grid; when the integers on it stay below
+the coarsest common power-of-two grid (and divided by the greatest common
+divisor of the integers there, so equal weights count as unit weights); when
+the integers stay below
 :math:`2^{62}` the area is counted in integers (a 128-bit dot product, no
 overflow at any size) and rounded once, otherwise it is computed in floats
 after scaling the largest total to [0.5, 1). Either way, multiplying every
@@ -120,6 +122,10 @@ def pair_fraction(a: FloatArray, b: FloatArray) -> float | None:
     if np.ldexp(max(total_a, total_b), -e) < 2.0**61:  # integers on the grid, sums in int64
         ai = np.ldexp(a, -e).astype(np.int64)
         bi = np.ldexp(b, -e).astype(np.int64)
+        common = int(np.gcd.reduce(np.concatenate([ai, bi])))
+        if common > 1:  # equal weights count as unit weights, whatever their value
+            ai //= common
+            bi //= common
         n_a, n_b = int(ai.sum()), int(bi.sum())
         twice = np.cumsum(ai)  # 2 · (a before g) + a_g <= 2 A < 2**63
         twice *= 2
