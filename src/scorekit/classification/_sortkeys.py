@@ -40,7 +40,7 @@ UIntArray = npt.NDArray[np.uint64]
 _SIGN = np.uint64(1 << 63)
 _ONE = np.uint64(1)
 #: Arrays at least this long are sorted in two halves on two threads.
-_PARALLEL_ROWS = 1 << 20
+_PARALLEL_ROWS = 1 << 18
 _POOL: ThreadPoolExecutor | None = None
 
 

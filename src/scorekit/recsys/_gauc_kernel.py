@@ -27,7 +27,7 @@ from .._errors import LabelError
 from .._typing import AnyArray, BoolArray, FloatArray, IntArray
 from ..classification._area import segment_half_pairs, segment_pair_fractions
 from ..classification._curve_exact import ExactPart, exact_runs, merge_exact, whole_weights
-from ..classification._sortkeys import order_bits
+from ..classification._sortkeys import order_bits, sort_uint64
 
 __all__ = [
     "GroupedCurveState",
@@ -69,6 +69,43 @@ def _empty_state(labels: AnyArray | None) -> GroupedCurveState:
     return GroupedCurveState(groups, np.zeros(1, np.int64), empty, empty, empty)
 
 
+def _sort_by_code_and_score(
+    codes: IntArray, scores: FloatArray
+) -> tuple[IntArray, IntArray, FloatArray]:
+    """One ``argsort`` ordering rows by (code, score): ``(order, sorted codes, sorted scores)``.
+
+    The key is ``code | score bits`` (order-preserving bits, shifted right when
+    they do not fit beside the code bits); rows whose truncated keys tie but
+    whose scores differ are re-ordered by score within their run.
+    """
+    gbits = max(1, int(codes.max()).bit_length())
+    sbits = 64 - gbits
+    key = order_bits(scores)
+    lo = key.min()
+    key -= lo
+    spread = int(key.max())
+    shift = max(0, spread.bit_length() - sbits)
+    if shift:
+        key >>= np.uint64(shift)
+    key |= np.left_shift(codes.astype(np.uint64), np.uint64(sbits))
+    order = np.argsort(key)
+    k = key[order]
+    del key
+    s = scores[order]
+    s += 0.0  # -0.0 as 0.0
+    if shift:
+        clash = np.flatnonzero((k[1:] == k[:-1]) & (s[1:] != s[:-1]))
+        if clash.size:  # runs of one truncated key holding several scores: sort them by score
+            run = np.cumsum(np.r_[True, k[1:] != k[:-1]])
+            idx = np.flatnonzero(np.isin(run, run[clash]))
+            sub = idx[np.lexsort((s[idx], run[idx]))]
+            order[idx] = order[sub]
+            s[idx] = s[sub]
+    np.right_shift(k, np.uint64(sbits), out=k)
+    c: IntArray = k.view(np.int64)  # the codes, sorted
+    return order, c, s
+
+
 def _aggregate(
     codes: IntArray,
     scores: FloatArray,
@@ -81,21 +118,9 @@ def _aggregate(
     Also returns the sorting ``order`` of the rows and the ``starts`` of each
     entry's rows in it (float sums: the callers make them exact).
     """
-    scores = scores + 0.0  # a copy in which -0.0 is 0.0
-    distinct, rank = np.unique(scores, return_inverse=True)
-    n_distinct = distinct.size
-    if (int(codes.max()) + 1) * n_distinct < 2**62:
-        key = codes.astype(np.int64) * n_distinct + rank.reshape(-1)
-        order = np.argsort(key)
-        key = key[order]
-        starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
-        e_code, e_score = np.divmod(key[starts], n_distinct)
-        e_scores = distinct[e_score]
-    else:  # more (code, score) pairs than an int64 packs: sort on two keys
-        order = np.lexsort((scores, codes))
-        c, s = codes[order], scores[order]
-        starts = np.flatnonzero(np.r_[True, (c[1:] != c[:-1]) | (s[1:] != s[:-1])])
-        e_code, e_scores = c[starts], s[starts]
+    order, c, s = _sort_by_code_and_score(codes, scores)
+    starts = np.flatnonzero(np.r_[True, (c[1:] != c[:-1]) | (s[1:] != s[:-1])])
+    e_code, e_scores = c[starts], s[starts]
     pos = np.add.reduceat(pos_w[order], starts)
     neg = np.add.reduceat(neg_w[order], starts)
     g_starts = np.flatnonzero(np.r_[True, e_code[1:] != e_code[:-1]])
@@ -206,7 +231,8 @@ def _impure_buckets(s: FloatArray, lo: np.uint64, shift: int, signed: bool) -> U
     Two neighbours in sorted order share a bucket but differ iff the XOR of
     their offsets from ``lo`` lies in ``[1, 2**shift)``.
     """
-    d = order_bits(np.sort(s), signed)
+    d = order_bits(s, signed)
+    sort_uint64(d)
     d -= lo
     x = d[1:] ^ d[:-1]
     x -= _U1  # 0 (equal scores) wraps to the largest value
@@ -249,7 +275,7 @@ def unit_group_stats(
     number ``i - (positives before it)``; those strictly below differ only
     where a negative ties with it (then ``searchsorted`` counts them). Buckets
     that the truncation made hold several distinct scores (found from the
-    scores, a second ``np.sort``) are corrected exactly with the general kernel
+    scores, a second sort) are corrected exactly with the general kernel
     on their few rows. ``score_bits`` forces truncation (for tests).
     """
     gbits = max(1, (n_codes - 1).bit_length())
@@ -276,7 +302,7 @@ def unit_group_stats(
     key |= y.view(np.uint8)
     gshift = np.uint64(sbits + 1)
     key |= np.left_shift(codes.view(np.uint64), gshift)
-    key.sort()
+    sort_uint64(key)
 
     if sys.byteorder == "little":
         pos_at = np.flatnonzero(key.view(np.uint8)[::8] & 1)
