@@ -28,6 +28,7 @@ import platform
 import resource
 import sys
 import time
+import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -100,6 +101,16 @@ def best_time(fn: Callable[[], Any], repeat: int = 3) -> tuple[float, Any]:
         result = fn()
         best = min(best, time.perf_counter() - t0)
     return best, result
+
+
+def extra_memory(fn: Callable[[], Any]) -> float:
+    """Peak bytes allocated while ``fn()`` runs (NumPy reports its allocations to tracemalloc)."""
+    tracemalloc.start()
+    try:
+        fn()
+        return float(tracemalloc.get_traced_memory()[1])
+    finally:
+        tracemalloc.stop()
 
 
 def _status(ratio: float | None, target: float | None) -> str:

@@ -18,23 +18,22 @@ time is scaled linearly (it grows as n log n: the ratio printed is a lower bound
 from __future__ import annotations
 
 import sys
-import tracemalloc
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import scorekit
-from _harness import best_time, compare, memory_allows, parser, peak_rss_mib, record, sizes
-
-
-def extra_memory(fn) -> float:
-    """Peak bytes allocated by ``fn()`` beyond what existed before (NumPy reports to tracemalloc)."""
-    tracemalloc.start()
-    fn()
-    peak = tracemalloc.get_traced_memory()[1]
-    tracemalloc.stop()
-    return float(peak)
+from _harness import (
+    best_time,
+    compare,
+    extra_memory,
+    memory_allows,
+    parser,
+    peak_rss_mib,
+    record,
+    sizes,
+)
 
 
 def run(n: int, args) -> None:

@@ -19,14 +19,22 @@ from __future__ import annotations
 
 import math
 import sys
-import tracemalloc
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import scorekit
-from _harness import best_time, compare, memory_allows, parser, peak_rss_mib, record, sizes
+from _harness import (
+    best_time,
+    compare,
+    extra_memory,
+    memory_allows,
+    parser,
+    peak_rss_mib,
+    record,
+    sizes,
+)
 
 
 def polars_gauc(pl, df, *, window: bool) -> float:
@@ -48,15 +56,6 @@ def polars_gauc(pl, df, *, window: bool) -> float:
         .select((auc * n).sum() / n.sum())
         .item()
     )
-
-
-def extra_memory(fn) -> float:
-    """Peak bytes allocated by ``fn()`` (NumPy reports its allocations to tracemalloc)."""
-    tracemalloc.start()
-    fn()
-    peak = tracemalloc.get_traced_memory()[1]
-    tracemalloc.stop()
-    return float(peak)
 
 
 def pandas_sklearn_gauc(df, roc_auc_score) -> float:

@@ -118,11 +118,18 @@ def pair_fraction(a: FloatArray, b: FloatArray) -> float | None:
     if not (total_a > 0 and total_b > 0):
         return None
     _check_totals(total_a, total_b)
-    e = _grid(a, b)
-    if np.ldexp(max(total_a, total_b), -e) < 2.0**61:  # integers on the grid, sums in int64
+    ai = bi = None
+    if max(total_a, total_b) < 2.0**61:  # whole weights (counts): no grid to find
+        ai, bi = a.astype(np.int64), b.astype(np.int64)
+        if not (np.array_equal(ai, a) and np.array_equal(bi, b)):
+            ai = bi = None
+    e = 0 if ai is not None else _grid(a, b)
+    if ai is None and np.ldexp(max(total_a, total_b), -e) < 2.0**61:  # integers on the grid
         ai = np.ldexp(a, -e).astype(np.int64)
         bi = np.ldexp(b, -e).astype(np.int64)
-        common = int(np.gcd.reduce(np.concatenate([ai, bi])))
+    if ai is not None and bi is not None:  # sums in int64
+        unit = bool(np.any(ai == 1) or np.any(bi == 1))
+        common = 1 if unit else int(np.gcd.reduce(np.concatenate([ai, bi])))
         if common > 1:  # equal weights count as unit weights, whatever their value
             ai //= common
             bi //= common

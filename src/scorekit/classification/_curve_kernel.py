@@ -87,6 +87,14 @@ def _curve_from_sorted(r: SortedRows) -> CurveState:
     return CurveState(scores, pos, neg)
 
 
+def _unit_counts(y: BoolArray, dc: DecimalCodes) -> tuple[FloatArray, FloatArray]:
+    """Positives and negatives at every code, highest code first (codes without rows: 0)."""
+    cells = np.left_shift(dc.codes, 1)
+    cells |= y
+    counts = np.bincount(cells, minlength=2 * dc.size).astype(np.float64)
+    return counts[-1::-2], counts[-2::-2]
+
+
 def _curve_from_codes(y: BoolArray, dc: DecimalCodes, w: FloatArray | None) -> CurveState:
     """Count each (code, label) with one ``np.bincount``; outputs in decreasing score order."""
     cells = np.left_shift(dc.codes, 1)
@@ -204,13 +212,18 @@ def _ap_value(weights: FloatArray, precision: FloatArray, n_pos: float) -> float
 
 def ap_from_curve(c: CurveState) -> float:
     """Average precision Σ_n (R_n − R_{n−1}) P_n; 0 with a warning when there is no positive."""
-    tp, fp = np.cumsum(c.pos), np.cumsum(c.neg)
+    return _ap_from_counts(c.pos, c.neg)
+
+
+def _ap_from_counts(pos: FloatArray, neg: FloatArray) -> float:
+    """AP from class weights per score, decreasing (entries with no weight change nothing)."""
+    tp, fp = np.cumsum(pos), np.cumsum(neg)
     n_pos = float(tp[-1]) if tp.size else 0.0
     if n_pos <= 0:
         return undefined("average_precision", "no positive sample in y_true", 0.0)
-    hit = c.pos > 0
+    hit = pos > 0
     precision = tp[hit] / (tp[hit] + fp[hit])
-    return _ap_value(c.pos[hit][::-1], precision[::-1], n_pos)
+    return _ap_value(pos[hit][::-1], precision[::-1], n_pos)
 
 
 def roc_from_curve(
@@ -325,8 +338,11 @@ def binary_auc(y: BoolArray, s: FloatArray, w: FloatArray | None) -> float:
     if w is not None or s.size == 0:
         return auc_from_curve(curve_from_chunk(y, s, w))
     dc = decimal_codes(s)
-    if dc is not None:  # few distinct decimal scores: counted, not sorted
-        return auc_from_curve(_curve_from_codes(y, dc, None))
+    if dc is not None:  # few distinct decimal scores: counted, not sorted (empty codes add 0)
+        value = pair_fraction(*_unit_counts(y, dc))
+        return (
+            undefined("roc_auc", "only one class is present in y_true") if value is None else value
+        )
     r = sort_rows(y, s)
     where_pos = np.flatnonzero(r.positive)
     n_pos, n_neg = where_pos.size, s.size - where_pos.size
@@ -348,8 +364,8 @@ def binary_ap(y: BoolArray, s: FloatArray, w: FloatArray | None) -> float:
     if w is not None or s.size == 0:
         return ap_from_curve(curve_from_chunk(y, s, w))
     dc = decimal_codes(s)
-    if dc is not None:  # few distinct decimal scores: counted, not sorted
-        return ap_from_curve(_curve_from_codes(y, dc, None))
+    if dc is not None:  # few distinct decimal scores: counted, not sorted (empty codes add 0)
+        return _ap_from_counts(*_unit_counts(y, dc))
     r = sort_rows(y, s)
     where_pos = np.flatnonzero(r.positive)
     n_pos = where_pos.size
