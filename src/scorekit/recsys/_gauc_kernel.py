@@ -225,19 +225,42 @@ def group_aucs_from_state(
     return n_pos, n_neg, auc
 
 
-def _impure_buckets(s: FloatArray, lo: np.uint64, shift: int, signed: bool) -> U64Array:
-    """Buckets ``(bits - lo) >> shift`` that hold two or more distinct scores.
+def _dirty_rows(
+    sorted_key: U64Array,
+    codes: IntArray,
+    s: FloatArray,
+    signed: bool,
+    lo: np.uint64,
+    shift: int,
+    sbits: int,
+) -> tuple[IntArray, U64Array] | None:
+    """Rows whose (group, truncated score) run holds several distinct scores, and their buckets.
 
-    Two neighbours in sorted order share a bucket but differ iff the XOR of
-    their offsets from ``lo`` lies in ``[1, 2**shift)``.
+    Runs of two rows or more are found in the sorted keys (no second sort of
+    the rows); their rows are found by key (a bitmap prefilter, then an exact
+    test) and only those few rows are sorted by score to keep the runs whose
+    scores differ (a run of one score is a true tie: no correction).
     """
-    d = order_bits(s, signed)
-    sort_uint64(d)
-    d -= lo
-    x = d[1:] ^ d[:-1]
-    x -= _U1  # 0 (equal scores) wraps to the largest value
-    hit = np.flatnonzero(x < np.uint64((1 << shift) - 1))
-    return np.unique(d[hit] >> np.uint64(shift))
+    gb = sorted_key >> _U1  # group | bucket, sorted
+    twice = gb[1:] == gb[:-1]
+    if not twice.any():
+        return None
+    cand = gb[1:][twice]
+    cand = cand[np.r_[True, cand[1:] != cand[:-1]]]
+    bucket_mask = np.uint64((1 << sbits) - 1)
+    row_key = order_bits(s, signed)
+    row_key -= lo
+    row_key >>= np.uint64(shift)
+    row_key |= np.left_shift(codes.view(np.uint64), np.uint64(sbits))
+    rows = _rows_in(row_key, cand)
+    rk, sr = row_key[rows], s[rows] + 0.0
+    o = np.lexsort((sr, rk))
+    rows, rk, sr = rows[o], rk[o], sr[o]
+    mixed = np.unique(rk[1:][(rk[1:] == rk[:-1]) & (sr[1:] != sr[:-1])])
+    if mixed.size == 0:
+        return None
+    dirty = rows[np.isin(rk, mixed)]
+    return dirty, row_key[dirty] & bucket_mask
 
 
 def _low16(a: U64Array) -> npt.NDArray[np.uint16]:
@@ -273,10 +296,11 @@ def unit_group_stats(
     share and, when there are more score bits than room, truncated). For a
     positive row at sorted position i, the negatives at or below its score
     number ``i - (positives before it)``; those strictly below differ only
-    where a negative ties with it (then ``searchsorted`` counts them). Buckets
-    that the truncation made hold several distinct scores (found from the
-    scores, a second sort) are corrected exactly with the general kernel
-    on their few rows. ``score_bits`` forces truncation (for tests).
+    where a negative ties with it (then ``searchsorted`` counts them). Runs of
+    one group and bucket that the truncation made hold several distinct
+    scores (:func:`_dirty_rows`, no second sort of all rows) are corrected
+    exactly with the general kernel on their few rows. ``score_bits`` forces
+    truncation (for tests).
     """
     gbits = max(1, (n_codes - 1).bit_length())
     sbits = 63 - gbits if score_bits is None else score_bits
@@ -292,17 +316,12 @@ def unit_group_stats(
     shift = tz + max(0, (spread >> tz).bit_length() - sbits)
     if shift:
         key >>= np.uint64(shift)
-    dirty = None
-    if shift > tz:
-        impure = _impure_buckets(s, lo, shift, signed)
-        if impure.size:
-            dirty = _rows_in(key, impure)
-            dirty_bucket = key[dirty]
     key <<= _U1
     key |= y.view(np.uint8)
     gshift = np.uint64(sbits + 1)
     key |= np.left_shift(codes.view(np.uint64), gshift)
     sort_uint64(key)
+    dirty = _dirty_rows(key, codes, s, signed, lo, shift, sbits) if shift > tz else None
 
     if sys.byteorder == "little":
         pos_at = np.flatnonzero(key.view(np.uint8)[::8] & 1)
@@ -321,7 +340,8 @@ def unit_group_stats(
     u = np.bincount(g_of_pos, (lt + le).astype(np.float64), minlength=n_codes) / 2
     u -= n_pos * neg_before
     if dirty is not None:
-        u += _bucket_correction(codes[dirty], dirty_bucket, y[dirty], s[dirty], sbits, n_codes)
+        rows, bucket = dirty
+        u += _bucket_correction(codes[rows], bucket, y[rows], s[rows], sbits, n_codes)
     return n_pos, n_neg, u
 
 
