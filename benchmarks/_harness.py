@@ -62,7 +62,11 @@ def show_machine() -> None:
     global _MACHINE_SHOWN
     if not _MACHINE_SHOWN:
         _MACHINE_SHOWN = True
-        print(f"machine: {machine()}; Python {platform.python_version()}", flush=True)
+        load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+        print(
+            f"machine: {machine()}; Python {platform.python_version()}; load average {load:.1f}",
+            flush=True,
+        )
 
 
 def parser(description: str, rows: int) -> argparse.ArgumentParser:
