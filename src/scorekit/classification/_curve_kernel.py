@@ -148,7 +148,7 @@ def merge_curves(a: CurveState, b: CurveState) -> CurveState:
 
     Both score arrays are already sorted, so they are merged, not sorted again:
     ``searchsorted`` places each score of ``b`` among those of ``a``; a score
-    found in both adds its weights (``a``'s first), the others are interleaved.
+    found in both adds its weights, the others are interleaved.
 
     >>> a = curve_from_chunk(np.array([True]), np.array([0.5]))
     >>> b = curve_from_chunk(np.array([False, True]), np.array([0.5, 0.9]))
@@ -160,11 +160,15 @@ def merge_curves(a: CurveState, b: CurveState) -> CurveState:
         c = b if a.scores.size == 0 else a
         pos, neg = c.pos.astype(np.float64), c.neg.astype(np.float64)
         return CurveState(c.scores + 0.0, pos, neg, c.exact)
+    if a.scores.size < b.scores.size:  # the sum is symmetric; b is then often inside a
+        a, b = b, a
     # at[j]: scores of a above b.scores[j]; b.scores[j] is new unless a holds it at at[j]
     at = np.searchsorted(-a.scores, -b.scores)
     inside = at < a.scores.size
     shared = np.zeros(at.size, dtype=bool)
     shared[inside] = a.scores[at[inside]] == b.scores[inside]
+    if shared.all():  # every score of b is in a (streams that saw every score): add in place
+        return _add_into(a, b, at, shared)
     new = ~shared
     # rank of b.scores[j] in the merged scores: a's above it plus b's new ones before it
     rank = at + np.cumsum(new)
@@ -185,6 +189,20 @@ def merge_curves(a: CurveState, b: CurveState) -> CurveState:
         return CurveState(scores, pos, neg)
     index, pos[index], neg[index], part = exact
     return CurveState(scores, pos, neg, part)
+
+
+def _add_into(
+    a: CurveState, b: CurveState, at: npt.NDArray[np.intp], shared: BoolArray
+) -> CurveState:
+    """The merge when every score of ``b`` is in ``a`` (at positions ``at``)."""
+    pos, neg = a.pos.astype(np.float64), a.neg.astype(np.float64)  # copies
+    pos[at] += b.pos
+    neg[at] += b.neg
+    exact = merge_exact(a, b, np.arange(a.scores.size), at, shared, a.scores.size)
+    if exact is None:
+        return CurveState(a.scores, pos, neg)
+    index, pos[index], neg[index], part = exact
+    return CurveState(a.scores, pos, neg, part)
 
 
 # ---------------------------------------------------------------- state -> value

@@ -62,9 +62,9 @@ from ._labels import check_binary_classes, empty_chunk, union_classes
 
 __all__ = ["BinaryCurve"]
 
-#: Rows of small chunks gathered before one ``curve_from_chunk``: sorting 4M rows at once and
+#: Rows of small chunks gathered before one ``curve_from_chunk``: sorting 8M rows at once and
 #: merging once costs far less than merging the big table of distinct scores at every chunk.
-_BUFFER_ROWS = 1 << 22
+_BUFFER_ROWS = 1 << 23
 
 
 class BinaryCurve(Accumulator):
@@ -72,7 +72,7 @@ class BinaryCurve(Accumulator):
 
     Holds the table of distinct scores with the positive and negative weight
     at each (memory grows with the number of distinct scores, not rows; small
-    chunks are gathered up to 4M rows before they are sorted into it).
+    chunks are gathered up to 8M rows before they are sorted into it).
     ``update(y_true, y_score, sample_weight=...)`` adds a chunk; the metric
     methods equal the one-shot functions (:func:`scorekit.roc_auc`, ...) on
     all rows seen, bit for bit, for any weights, chunking and merge order (the
