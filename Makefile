@@ -39,8 +39,16 @@ lint: $(VENV)/.dev
 	$(PY) -m ruff format --check src tests benchmarks
 	$(PY) -m mypy
 
+# Every benchmark appends its lines to benchmarks/.results.jsonl; update_readme.py writes
+# benchmarks/RESULTS.md from them and copies its table into the README (## Performance).
+BENCH_RESULTS := benchmarks/.results.jsonl
+
 bench: $(VENV)/.dev
-	@for b in benchmarks/bench_*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
+	@rm -f $(BENCH_RESULTS)
+	@$(PY) benchmarks/_harness.py
+	@for b in benchmarks/bench_*.py; do echo "== $$b"; \
+	  SCOREKIT_BENCH_RESULTS=$(BENCH_RESULTS) $(PY) $$b $(BENCH_ARGS) || exit 1; done
+	$(PY) benchmarks/update_readme.py $(BENCH_RESULTS)
 
 clean:
 	rm -rf $(VENV) build dist src/*.egg-info

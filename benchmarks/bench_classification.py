@@ -1,12 +1,18 @@
-"""Classification metrics, scorekit vs scikit-learn, on generated data (SPEC §11).
+"""Classification metrics, scorekit vs scikit-learn, on generated data (SPEC §11, issue 14).
 
-Binary rows (labels, scores, probabilities): roc_auc, average_precision and
-log_loss against scikit-learn, with ``np.sort`` of the scores as the floor of
-any exact sort-based AUC (the ratio of scorekit's time to it is printed too).
-Multiclass rows (10 classes): confusion matrix and macro F1 against
-scikit-learn, when scorekit has them.
+Per size (``--sizes``, default 1M, 10M and, memory allowing, 100M rows):
 
-    python benchmarks/bench_classification.py --rows 1000000
+- roc_auc and average_precision on 3-decimal (tied) and on continuous scores,
+  against scikit-learn (target >= 5x) and against one ``np.sort`` of the same
+  scores (target: scorekit's wall time <= 1.0x the sort, i.e. ratio >= 1);
+- weighted roc_auc (fractional weights) against the unweighted call on the same
+  rows: time <= 1.5x and extra memory (``tracemalloc`` peak) <= 2x;
+- log_loss (binary), confusion_matrix and macro F1 (10 classes) against scikit-learn.
+
+Above ``--ref-max-rows`` (10M) scikit-learn runs on the first 10M rows and its
+time is scaled linearly (it grows as n log n: the ratio printed is a lower bound).
+
+    python benchmarks/bench_classification.py --sizes 1e6,1e7
 """
 
 from __future__ import annotations
@@ -18,65 +24,126 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import scorekit
-from _harness import best_time, compare, parser, peak_rss_mib
+from _harness import (
+    best_time,
+    compare,
+    extra_memory,
+    memory_allows,
+    parser,
+    peak_rss_mib,
+    record,
+    sizes,
+)
 
 
-def main() -> None:
-    args = parser(__doc__ or "", 10_000_000).parse_args()
+def run(n: int, args) -> None:
     from sklearn import metrics
 
-    n, r = args.rows, args.repeat
+    r = args.repeat
     rng = np.random.default_rng(args.seed)
     y = (rng.random(n) < 0.3).astype(np.int64)
-    score = np.clip(rng.normal(0.4 + 0.2 * y, 0.2), 0.0, 1.0)  # probabilities, some tied at 0/1
-    score_distinct = rng.random(n) * 0.5 + 0.3 * y
-    print(f"binary: {n:,} rows, {int(y.sum()):,} positives")
-
-    t_sort, _ = best_time(lambda: np.sort(score_distinct), max(r, 5))
-    print(f"{'np.sort(scores) (floor)':<34} {t_sort:9.4f} s")
-    for label, s in (("distinct scores", score_distinct), ("probabilities", score)):
-        t_auc, _ = best_time(lambda s=s: scorekit.roc_auc(y, s), r)
-        t_ap, _ = best_time(lambda s=s: scorekit.average_precision(y, s), r)
-        print(
-            f"  {label}: roc_auc {t_auc / t_sort:.2f}x np.sort, "
-            f"average_precision {t_ap / t_sort:.2f}x np.sort"
-        )
+    tied = np.round(np.clip(rng.normal(0.4 + 0.2 * y, 0.2), 0.0, 1.0), 3)
+    continuous = rng.random(n) * 0.5 + 0.3 * y
+    w = rng.random(n) * 2.0
+    ref_n = min(n, args.ref_max_rows)
+    scale = n / ref_n
     ref_r = 1 if n >= 5_000_000 else r
-    for label, ours, ref in (
-        ("roc_auc", scorekit.roc_auc, metrics.roc_auc_score),
-        ("average_precision", scorekit.average_precision, metrics.average_precision_score),
-        ("log_loss", scorekit.log_loss, metrics.log_loss),
-    ):
-        compare(
-            label,
-            lambda ours=ours: ours(y, score),
-            lambda ref=ref: ref(y, score),
-            "sklearn",
-            repeat=r,
-            ref_repeat=ref_r,
+    print(f"binary: {n:,} rows, {int(y.sum()):,} positives")
+    for kind, s in (("3-decimal", tied), ("continuous", continuous)):
+        t_sort, _ = best_time(lambda s=s: np.sort(s), r)
+        for name, ours, ref in (
+            ("roc_auc", scorekit.roc_auc, metrics.roc_auc_score),
+            ("average_precision", scorekit.average_precision, metrics.average_precision_score),
+        ):
+            label = f"{name}, {kind}"
+            t_ours, _ = best_time(lambda ours=ours, s=s: ours(y, s), r)
+            record(
+                f"{label} vs np.sort",
+                t_ours,
+                rows=n,
+                ref_name="np.sort",
+                ref_seconds=t_sort,
+                target=1.0,
+                target_text="<= 1.0x np.sort",
+            )
+            compare(
+                f"{label} vs sklearn",
+                lambda ours=ours, s=s: ours(y, s),
+                lambda ref=ref, s=s: ref(y[:ref_n], s[:ref_n]),
+                "sklearn",
+                repeat=r,
+                ref_repeat=ref_r,
+                ref_scale=scale,
+                target=5.0,
+                rows=n,
+            )
+        t_unw, _ = best_time(lambda s=s: scorekit.roc_auc(y, s), r)
+        t_w, _ = best_time(lambda s=s: scorekit.roc_auc(y, s, sample_weight=w), r)
+        record(
+            f"weighted roc_auc, {kind}: time",
+            t_w,
+            rows=n,
+            ref_name="unweighted",
+            ref_seconds=t_unw,
+            target=1 / 1.5,
+            target_text="<= 1.5x unweighted",
         )
-
+        m_unw = extra_memory(lambda s=s: scorekit.roc_auc(y, s))
+        m_w = extra_memory(lambda s=s: scorekit.roc_auc(y, s, sample_weight=w))
+        record(
+            f"weighted roc_auc, {kind}: memory",
+            t_w,
+            rows=n,
+            ratio=m_w / m_unw,
+            target_text="<= 2x unweighted extra memory",
+            passed=m_w <= 2 * m_unw,
+            note=f"{m_w / n:.1f} B/row vs {m_unw / n:.1f} B/row",
+        )
+    prob = np.clip(tied, 1e-6, 1 - 1e-6)
+    compare(
+        "log_loss",
+        lambda: scorekit.log_loss(y, prob),
+        lambda: metrics.log_loss(y[:ref_n], prob[:ref_n]),
+        "sklearn",
+        repeat=r,
+        ref_repeat=ref_r,
+        ref_scale=scale,
+        target=10.0,
+        rows=n,
+    )
     n_classes = 10
     y_true = rng.integers(0, n_classes, n)
     y_pred = np.where(rng.random(n) < 0.7, y_true, rng.integers(0, n_classes, n))
-    print(f"multiclass: {n:,} rows, {n_classes} classes")
     for name, ref, kwargs in (
         ("confusion_matrix", metrics.confusion_matrix, {}),
         ("f1", metrics.f1_score, {"average": "macro"}),
     ):
-        ours = getattr(scorekit, name, None)
-        if ours is None:
-            print(f"{name:<34} skipped: scorekit.{name} is not available yet")
-            continue
+        ours = getattr(scorekit, name)
         compare(
-            f"{name} {kwargs}" if kwargs else name,
+            f"{name} {kwargs}, {n_classes} classes" if kwargs else f"{name}, {n_classes} classes",
             lambda ours=ours, kwargs=kwargs: ours(y_true, y_pred, **kwargs),
-            lambda ref=ref, kwargs=kwargs: ref(y_true, y_pred, **kwargs),
+            lambda ref=ref, kwargs=kwargs: ref(y_true[:ref_n], y_pred[:ref_n], **kwargs),
             "sklearn",
             repeat=r,
             ref_repeat=ref_r,
+            ref_scale=scale,
+            target=5.0,
+            rows=n,
         )
     print(f"peak memory {peak_rss_mib():.0f} MiB")
+
+
+def main() -> None:
+    p = parser(__doc__ or "", 10_000_000)
+    p.add_argument("--sizes", default=None, help="comma list of row counts (default 1e6,1e7,1e8)")
+    p.add_argument("--ref-max-rows", type=int, default=10_000_000)
+    args = p.parse_args()
+    todo = sizes(args.sizes) if args.sizes else [1_000_000, 10_000_000, 100_000_000]
+    for n in todo:
+        if not memory_allows(n, 120):
+            print(f"{n:,} rows skipped: not enough memory")
+            continue
+        run(n, args)
 
 
 if __name__ == "__main__":

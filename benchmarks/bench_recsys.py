@@ -1,25 +1,40 @@
 """Recommendation / CTR metrics: GAUC and normalized entropy.
 
-GAUC (impression-weighted, 10M rows, 1M users by default) against
+Per size (``--sizes``, default 1M, 10M and, memory allowing, 100M rows; users =
+rows / 10): weighted GAUC against unweighted (time <= 1.5x, extra memory <= 2x),
+then GAUC (impression-weighted) against
 - a pandas groupby calling scikit-learn's roc_auc_score per user; it takes
   minutes at full size, so it runs on the users with ids below --ref-groups
   and its time is extrapolated by (users in all) / (users in the subset);
 - polars: the average rank of the score within each user
   (``rank("average").over(user)``, or ``rank`` inside ``group_by().agg``),
   positives' rank sums per user, then the weighted mean — timed to the final
-  number, on a prepared DataFrame.
+  number, on a prepared DataFrame; the best of the two is the reference
+  (target: scorekit >= 3x; polars uses both cores).
 
-    python benchmarks/bench_recsys.py --rows 1000000 --groups 100000
+    python benchmarks/bench_recsys.py --sizes 1e6,1e7
 """
 
 from __future__ import annotations
 
 import math
+import sys
+from pathlib import Path
 
 import numpy as np
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 import scorekit
-from _harness import best_time, compare, parser, peak_rss_mib
+from _harness import (
+    best_time,
+    compare,
+    extra_memory,
+    memory_allows,
+    parser,
+    peak_rss_mib,
+    record,
+    sizes,
+)
 
 
 def polars_gauc(pl, df, *, window: bool) -> float:
@@ -53,31 +68,45 @@ def pandas_sklearn_gauc(df, roc_auc_score) -> float:
     return float((per[ok] * n[ok]).sum() / n[ok].sum())
 
 
-def main() -> None:
-    p = parser(__doc__ or "", rows=10_000_000)
-    p.add_argument("--groups", type=int, default=1_000_000, help="users (default 1,000,000)")
-    p.add_argument(
-        "--ref-groups",
-        type=int,
-        default=20_000,
-        help="users timed for pandas + scikit-learn (extrapolated; default 20,000)",
-    )
-    args = p.parse_args()
+def run(n: int, n_groups: int, args) -> None:
     rng = np.random.default_rng(args.seed)
-    n, n_groups = args.rows, args.groups
     g = rng.integers(0, n_groups, n)
     s = rng.random(n)
     y = rng.random(n) < 0.04 + 0.12 * s  # a CTR around 10%, related to the score
+    w = rng.random(n) * 2.0
+    r = args.repeat
     print(f"GAUC: {n:,} rows, {n_groups:,} users, {y.mean():.3f} positive; float64 scores")
 
     value = scorekit.gauc(y, s, g)
+    t_unw, _ = best_time(lambda: scorekit.gauc(y, s, g), r)
+    t_w, _ = best_time(lambda: scorekit.gauc(y, s, g, sample_weight=w), r)
+    record(
+        "weighted gauc: time",
+        t_w,
+        rows=n,
+        ref_name="unweighted",
+        ref_seconds=t_unw,
+        target=1 / 1.5,
+        target_text="<= 1.5x unweighted",
+    )
+    m_unw = extra_memory(lambda: scorekit.gauc(y, s, g))
+    m_w = extra_memory(lambda: scorekit.gauc(y, s, g, sample_weight=w))
+    record(
+        "weighted gauc: memory",
+        t_w,
+        rows=n,
+        ratio=m_w / m_unw,
+        target_text="<= 2x unweighted extra memory",
+        passed=m_w <= 2 * m_unw,
+        note=f"{m_w / n:.1f} B/row vs {m_unw / n:.1f} B/row",
+    )
     try:
         import pandas as pd
         from sklearn.metrics import roc_auc_score
     except ImportError:
         print("pandas / scikit-learn not installed: reference skipped")
     else:
-        sub = g < args.ref_groups
+        sub = g < max(1, args.ref_groups * n_groups // 1_000_000)
         df = pd.DataFrame({"g": g[sub], "y": y[sub].astype(np.int8), "s": s[sub]})
         present = np.unique(g).size
         scale = present / max(1, np.unique(g[sub]).size)
@@ -91,13 +120,15 @@ def main() -> None:
             lambda: scorekit.gauc(y, s, g),
             on_subset,
             "pandas+sklearn",
-            repeat=args.repeat,
+            repeat=r,
             ref_repeat=1,
             ref_scale=scale,
+            target=100.0,
+            rows=n,
         )
         print(
-            f"  (pandas+sklearn timed on {sub.sum():,} rows of {args.ref_groups:,} users, "
-            f"extrapolated x{scale:.1f}; |diff| on that subset {check:.1e})"
+            f"  (pandas+sklearn timed on {sub.sum():,} rows, extrapolated x{scale:.1f}; "
+            f"|diff| on that subset {check:.1e})"
         )
     try:
         import polars as pl
@@ -105,21 +136,29 @@ def main() -> None:
         print("polars not installed: reference skipped")
     else:
         frame = pl.DataFrame({"g": g, "y": y.astype(np.int8), "s": s})
+        best = float("inf")
         for window in (True, False):
-            compare(
-                f"gauc vs polars ({'rank.over' if window else 'rank in agg'})",
-                lambda: scorekit.gauc(y, s, g),
-                lambda window=window: polars_gauc(pl, frame, window=window),
-                "polars",
-                repeat=args.repeat,
+            t_pl, v_pl = best_time(lambda window=window: polars_gauc(pl, frame, window=window), r)
+            print(
+                f"  polars ({'rank.over' if window else 'rank in agg'}): {t_pl:.3f} s, "
+                f"|diff| {abs(v_pl - value):.1e}"
             )
+            best = min(best, t_pl)
+        record(
+            "gauc vs best polars expression",
+            t_unw,
+            rows=n,
+            ref_name="polars",
+            ref_seconds=best,
+            target=3.0,
+        )
         del frame
 
     prob = np.clip(0.02 + 0.16 * s, 0, 1)
     try:
         from sklearn.metrics import log_loss
     except ImportError:
-        t, _ = best_time(lambda: scorekit.normalized_entropy(y, prob), args.repeat)
+        t, _ = best_time(lambda: scorekit.normalized_entropy(y, prob), r)
         print(f"normalized_entropy {t:.4f} s")
     else:
         rate = y.mean()
@@ -129,9 +168,32 @@ def main() -> None:
             lambda: scorekit.normalized_entropy(y, prob),
             lambda: log_loss(y, prob) / h,
             "sklearn log_loss",
-            repeat=args.repeat,
+            repeat=r,
+            rows=n,
         )
     print(f"gauc = {value:.6f}; peak RSS {peak_rss_mib():.0f} MiB")
+
+
+def main() -> None:
+    p = parser(__doc__ or "", rows=10_000_000)
+    p.add_argument(
+        "--sizes",
+        default=None,
+        help="comma list of row counts (default 1e6,1e7,1e8; users = rows / 10)",
+    )
+    p.add_argument(
+        "--ref-groups",
+        type=int,
+        default=20_000,
+        help="users per million timed for pandas + scikit-learn (extrapolated; default 20,000)",
+    )
+    args = p.parse_args()
+    todo = sizes(args.sizes) if args.sizes else [1_000_000, 10_000_000, 100_000_000]
+    for n in todo:
+        if not memory_allows(n, 150):
+            print(f"{n:,} rows skipped: not enough memory")
+            continue
+        run(n, max(1, n // 10), args)
 
 
 if __name__ == "__main__":

@@ -1,36 +1,38 @@
-"""Streaming exact AUC: 100M rows fed in 1M-row chunks, in bounded memory, then the Dask path.
+"""Exact streaming AUC over generated chunks, in bounded memory (issue 14), and the Dask path.
 
 Chunks are generated on the fly by a seeded generator (chunk i from seed
 ``(seed, i)``): scores uniform in [0, 1] rounded to 1e-6 (so the table of
 distinct scores stays bounded at 1,000,001 rows whatever the row count),
-labels positive with probability equal to the score. The script prints
+labels positive with probability equal to the score. Per size (``--sizes``,
+default 1M, 10M, 100M; ``--rows 1000000000`` runs one billion rows):
 
-1. ``scorekit.stream.BinaryCurve`` over ``--rows`` rows in ``--chunk``-row
-   chunks (after a short untimed warm-up run): the time spent in ``update``
-   and ``roc_auc`` (generation excluded) and the peak RSS of the process at
-   that point (nothing larger has run yet);
-2. the one-shot ``scorekit.roc_auc`` on the largest input that fits
-   (``--oneshot-rows``, default min(rows, 20M), the same generated chunks
-   concatenated), its time scaled linearly to ``--rows``, and the ratio
-   streaming / one-shot (target: at most 2); the stream fed the same rows is
-   checked to give the same value bit for bit;
-3. ``scorekit.dask.roc_auc`` on a ``distributed.LocalCluster`` with 2 worker
-   processes, each partition (``--partition-chunks`` chunks, 5M rows by
-   default) generated inside its worker (``dd.from_map``), beside the local
-   streaming time on the same rows (``--dask-rows``, default ``--rows``;
-   ``--dask-rows 0`` skips it).
+1. ``scorekit.stream.BinaryCurve`` over the rows in ``--chunk``-row chunks
+   (after a short untimed warm-up): the time spent in ``update`` and
+   ``roc_auc`` (generation excluded), against the sum of the one-shot
+   ``scorekit.roc_auc`` times of the chunks (timed on ``--oneshot-chunks``
+   chunks and scaled; target: stream <= 1.5x), and the peak RSS of the
+   process (target < 1 GiB; nothing larger has run yet);
+2. sizes up to ``--check-rows``: the stream's value equals one-shot
+   ``roc_auc`` on all rows concatenated, bit for bit;
+3. with ``--dask-rows N``: ``scorekit.dask.roc_auc`` on a
+   ``distributed.LocalCluster`` with 2 worker processes, each partition
+   generated inside its worker (``dd.from_map``), beside the local stream.
 
-    python benchmarks/bench_streaming.py --rows 10000000
+    python benchmarks/bench_streaming.py --sizes 1e6,1e7
+    python benchmarks/bench_streaming.py --rows 1000000000
 """
 
 from __future__ import annotations
 
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 import scorekit
-from _harness import parser, peak_rss_mib
+from _harness import parser, peak_rss_mib, record, sizes
 from scorekit.stream import BinaryCurve
 
 
@@ -98,17 +100,40 @@ def dask_auc(seed: int, rows: int, size: int, per: int) -> tuple[float, float] |
         return time.perf_counter() - t0, auc
 
 
+def oneshot_chunks(seed: int, rows: int, size: int, sample: int) -> tuple[float, int]:
+    """Seconds of ``scorekit.roc_auc`` on each of the first ``sample`` chunks, scaled to all."""
+    n_chunks = -(-rows // size)
+    spent, timed = 0.0, 0
+    for y, s in chunks(seed, min(rows, sample * size), size):
+        t0 = time.perf_counter()
+        scorekit.roc_auc(y, s)
+        spent += time.perf_counter() - t0
+        timed += 1
+    return spent * n_chunks / timed, timed
+
+
 def main() -> None:
     p = parser(__doc__ or "", rows=100_000_000)
+    p.add_argument(
+        "--sizes",
+        default=None,
+        help="comma list of row counts (default 1e6,1e7,1e8, or --rows when given, e.g. 1e9)",
+    )
     p.add_argument("--chunk", type=int, default=1_000_000, help="rows per chunk (default 1M)")
     p.add_argument(
-        "--oneshot-rows",
+        "--oneshot-chunks",
         type=int,
-        default=None,
-        help="rows of the one-shot run (default min(rows, 20M)); its time is scaled to --rows",
+        default=20,
+        help="chunks timed one-shot (the sum over all chunks is scaled from them; default 20)",
     )
     p.add_argument(
-        "--dask-rows", type=int, default=None, help="rows of the Dask run (default --rows; 0: skip)"
+        "--check-rows",
+        type=int,
+        default=20_000_000,
+        help="largest size checked bit for bit against one-shot roc_auc on all rows (20M)",
+    )
+    p.add_argument(
+        "--dask-rows", type=int, default=0, help="rows of the Dask run (default 0: skipped)"
     )
     p.add_argument(
         "--partition-chunks",
@@ -117,52 +142,57 @@ def main() -> None:
         help="chunks per Dask partition (default 5: 5M-row partitions)",
     )
     args = p.parse_args()
-    rows, size, seed = args.rows, args.chunk, args.seed
+    size, seed = args.chunk, args.seed
+    given = "--rows" in " ".join(sys.argv)
+    todo = sizes(args.sizes) if args.sizes else ([args.rows] if given else [10**6, 10**7, 10**8])
     print(
-        f"{rows:,} rows in chunks of {size:,}; scores uniform on [0, 1] rounded to 1e-6 "
-        "(at most 1,000,001 distinct scores); machine shared, times are wall clock"
+        f"chunks of {size:,} rows generated one by one; scores uniform on [0, 1] rounded to "
+        "1e-6 (at most 1,000,001 distinct scores); wall clock on a shared machine"
     )
+    stream_auc(seed + 1, min(max(todo), 8 * size), size)  # warm-up: first allocations fault
+    results = {}
+    for rows in sorted(todo):  # streams first: the peak RSS is the streams' own
+        t_stream, auc_stream, acc = stream_auc(seed, rows, size)
+        rss = peak_rss_mib()
+        t_one, timed = oneshot_chunks(seed, rows, size, args.oneshot_chunks)
+        record(
+            "exact streaming AUC: time vs one-shot chunks",
+            t_stream,
+            rows=rows,
+            ref_name="sum of one-shot roc_auc of the chunks",
+            ref_seconds=t_one,
+            target=1 / 1.5,
+            target_text="<= 1.5x the one-shot chunks",
+            note=f"one-shot scaled from {timed} chunks; {acc.n_distinct:,} distinct scores",
+        )
+        record(
+            "exact streaming AUC: peak RSS",
+            t_stream,
+            rows=rows,
+            target_text="< 1 GiB",
+            passed=rss < 1024,
+            note=f"peak RSS {rss:,.0f} MiB",
+        )
+        results[rows] = auc_stream
+        del acc
+    for rows in sorted(r for r in todo if r <= args.check_rows):
+        parts = list(chunks(seed, rows, size))
+        y = np.concatenate([c[0] for c in parts])
+        s = np.concatenate([c[1] for c in parts])
+        del parts
+        same = scorekit.roc_auc(y, s) == results[rows]
+        print(f"  {rows:,} rows: stream == one-shot roc_auc on all rows, bit for bit: {same}")
+        del y, s
 
-    stream_auc(seed + 1, min(rows, 8 * size), size)  # warm-up: first allocations page-fault
-    t_stream, auc_stream, acc = stream_auc(seed, rows, size)
-    print(
-        f"stream   BinaryCurve          {t_stream:9.3f} s   AUC {auc_stream:.12f}   "
-        f"distinct scores {acc.n_distinct:,}   peak RSS {peak_rss_mib():,.0f} MiB"
-    )
-    del acc
-
-    one_rows = min(rows, 20_000_000) if args.oneshot_rows is None else args.oneshot_rows
-    one_rows = -(-one_rows // size) * size if one_rows < rows else rows
-    parts = list(chunks(seed, one_rows, size))
-    y = np.concatenate([c[0] for c in parts])
-    s = np.concatenate([c[1] for c in parts])
-    del parts
-    best = float("inf")
-    for _ in range(max(1, args.repeat)):
-        t0 = time.perf_counter()
-        auc_one = scorekit.roc_auc(y, s)
-        best = min(best, time.perf_counter() - t0)
-    del y, s
-    scale = rows / one_rows
-    t_same, auc_same, _ = stream_auc(seed, one_rows, size)
-    print(
-        f"one-shot scorekit.roc_auc     {best * scale:9.3f} s   on {one_rows:,} rows "
-        f"({best:.3f} s) x{scale:g}   stream on the same rows: {t_same:.3f} s, "
-        f"same value bit for bit: {auc_same == auc_one}"
-    )
-    print(f"ratio stream / one-shot (scaled): {t_stream / (best * scale):.2f}x (target <= 2)")
-
-    dask_rows = rows if args.dask_rows is None else args.dask_rows
-    if dask_rows > 0:
-        result = dask_auc(seed, dask_rows, size, args.partition_chunks)
+    if args.dask_rows > 0:
+        result = dask_auc(seed, args.dask_rows, size, args.partition_chunks)
         if result is not None:
             t_dask, auc_dask = result
-            t_local = t_stream if dask_rows == rows else stream_auc(seed, dask_rows, size)[0]
-            same = auc_dask == (auc_stream if dask_rows == rows else auc_dask)
+            t_local, auc_local, _ = stream_auc(seed, args.dask_rows, size)
             print(
-                f"dask     LocalCluster 2 procs {t_dask:9.3f} s   on {dask_rows:,} rows "
+                f"dask     LocalCluster 2 procs {t_dask:9.3f} s   on {args.dask_rows:,} rows "
                 f"(generation included)   local stream {t_local:.3f} s   "
-                f"same value: {same if dask_rows == rows else 'n/a'}"
+                f"same value: {auc_dask == auc_local}"
             )
 
 

@@ -25,13 +25,12 @@ from scorekit import (
 )
 from scorekit._codes import encode
 from scorekit.recsys import GroupAUCTable, gauc
-from scorekit.recsys._gauc import (
-    _gauc_from_state,
-    _gauc_from_stats,
-    _group_stats_from_state,
-    _grouped_curve_from_chunk,
-    _merge_grouped_curves,
-    _unit_group_stats,
+from scorekit.recsys._gauc import gauc_from_state, gauc_from_stats
+from scorekit.recsys._gauc_kernel import (
+    group_stats_from_state,
+    grouped_curve_from_chunk,
+    merge_grouped_curves,
+    unit_group_stats,
 )
 
 pd = pytest.importorskip("pandas")
@@ -210,7 +209,7 @@ def test_magnitudes(transform):
 def test_neighbouring_floats_over_the_widest_range(monkeypatch):
     # 1e300 and -1e300 leave no room for every score bit: neighbouring floats then
     # share a truncated key and must be told apart exactly (by _bucket_correction).
-    import scorekit.recsys._gauc as mod
+    import scorekit.recsys._gauc_kernel as mod
 
     calls = []
     original = mod._bucket_correction
@@ -303,9 +302,9 @@ def test_fast_path_equals_kernel_and_brute_force(data, score_bits):
     y = y.astype(bool)
     s = s.astype(float)
     labels, codes = encode(g, gaps=True)
-    fast = _unit_group_stats(codes, labels.size, y, s, score_bits=score_bits)
-    state = _grouped_curve_from_chunk(codes, y, s, None, labels)
-    slow = _group_stats_from_state(state)
+    fast = unit_group_stats(codes, labels.size, y, s, score_bits=score_bits)
+    state = grouped_curve_from_chunk(codes, y, s, None, labels)
+    slow = group_stats_from_state(state)
     present = (fast[0] + fast[1]) > 0
     for a, b in zip(fast, slow, strict=True):
         np.testing.assert_array_equal(a[present], b)
@@ -328,16 +327,16 @@ def test_chunked_merge_equals_one_shot(data, cuts, reverse):
     states = []
     for a, b in itertools.pairwise(edges):
         labels, codes = np.unique(g[a:b], return_inverse=True)
-        states.append(_grouped_curve_from_chunk(codes, y[a:b], s[a:b], None, labels))
+        states.append(grouped_curve_from_chunk(codes, y[a:b], s[a:b], None, labels))
     if reverse:
         states = states[::-1]
     merged = states[0]
     for st_ in states[1:]:
-        merged = _merge_grouped_curves(merged, st_)
+        merged = merge_grouped_curves(merged, st_)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)
         one_shot = gauc(y, s, g, return_groups=True)
-        chunked = _gauc_from_state(merged, return_groups=True)
+        chunked = gauc_from_state(merged, return_groups=True)
     assert isinstance(chunked, tuple)
     assert chunked[1].group.tolist() == one_shot[1].group.tolist()
     np.testing.assert_array_equal(chunked[1].auc, one_shot[1].auc)
@@ -348,17 +347,17 @@ def test_weighted_merge_equals_one_shot():
     y, s, g, w = make_data(8, n=3000, n_groups=100, kind="int_dense")
     labels, codes = encode(g, gaps=True)
     parts = np.array_split(np.arange(y.size), 5)
-    states = [_grouped_curve_from_chunk(codes[i], y[i], s[i], w[i], labels) for i in parts]
+    states = [grouped_curve_from_chunk(codes[i], y[i], s[i], w[i], labels) for i in parts]
     merged = states[0]
     for st_ in states[1:]:
-        merged = _merge_grouped_curves(st_, merged)
+        merged = merge_grouped_curves(st_, merged)
     for option in ("impressions", "clicks", None):
-        got = _gauc_from_state(merged, weights=option)
+        got = gauc_from_state(merged, weights=option)
         assert got == pytest.approx(gauc(y, s, g, sample_weight=w, weights=option), abs=1e-12)
 
 
 def test_state_layout():
-    state = _grouped_curve_from_chunk(
+    state = grouped_curve_from_chunk(
         np.array([1, 0, 1, 1]),
         np.array([True, False, False, True]),
         np.array([0.5, 0.2, 0.5, 0.1]),
@@ -370,12 +369,12 @@ def test_state_layout():
     assert state.pos.tolist() == [0.0, 1.0, 1.0]
     assert state.neg.tolist() == [1.0, 0.0, 1.0]
     # group 1: positive 0.1 below the negative 0.5 (0), positive 0.5 tied with it (1/2)
-    assert _gauc_from_state(state) == 0.25
+    assert gauc_from_state(state) == 0.25
 
 
 def test_gauc_from_stats_checks_weights():
     with pytest.raises(LengthMismatchError):
-        _gauc_from_stats(np.array([1, 2]), np.ones(2), np.ones(2), np.ones(2), [1.0], False)
+        gauc_from_stats(np.array([1, 2]), np.ones(2), np.ones(2), np.ones(2), [1.0], False)
 
 
 # --------------------------------------------------------------------------- errors

@@ -1,42 +1,53 @@
 """The sorted-curve kernel of the binary score metrics (ROC, PR, AUC, AP, KS, ...).
 
 Shared by the one-shot functions of :mod:`._curves`, ``scorekit.stream.BinaryCurve``
-and the Dask layer (STYLE.md §3):
+and the Dask layer (STYLE.md §3); its public names are the three stages:
 
 - :class:`CurveState` — distinct scores in decreasing order with the positive
   and negative weight at each; the sufficient statistic of every metric here
   (and of binary log loss, see ``_proba._log_loss_from_curve``).
-- :func:`_curve_from_chunk` (rows -> state), :func:`_merge_curves`
+- :func:`curve_from_chunk` (rows -> state), :func:`merge_curves`
   (state ⊕ state, exact for unit weights: every sum is an integer),
-- :func:`_auc_from_curve`, :func:`_ap_from_curve`, :func:`_roc_from_curve`,
-  :func:`_pr_from_curve`, :func:`_ks_from_curve`, :func:`_bep_from_curve`,
-  :func:`_rank_loss_from_curve` (state -> value).
+- :func:`auc_from_curve`, :func:`ap_from_curve`, :func:`roc_from_curve`,
+  :func:`pr_from_curve`, :func:`ks_from_curve`, :func:`bep_from_curve`,
+  :func:`rank_loss_from_curve`, :func:`partial_auc_from_curve` (state -> value).
 
-Unweighted chunks are sorted without ``argsort``: each score's bits and its
-label are packed into one ``uint64`` key (:func:`_sort_rows`) and
-``np.sort`` orders the keys, so ties and labels come out grouped. The fast
-paths :func:`_binary_auc` and :func:`_binary_ap` count on the sorted labels
-directly (no curve is built) and give the same value as the kernel (same
-integers, same divisions), at any size: with integer weights the AUC's pair
-count is summed in integers (:func:`_pair_count`).
+Rows are ordered by :mod:`._sortkeys` (packed keys sorted on two threads, or
+exact decimal codes counted by ``np.bincount`` with no sort); the AUC is the
+area of :mod:`._area`. The fast paths :func:`binary_auc` and :func:`binary_ap`
+count on the sorted labels directly (no curve is built) and give the same
+value as the kernel (same integers, same divisions), at any size.
 """
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
-from .._typing import AnyArray, BoolArray, FloatArray
+from .._typing import BoolArray, FloatArray
 from .._validation import undefined
+from ._area import auc_value, pair_fraction
+from ._curve_exact import ExactPart, exact_bins, exact_runs, merge_exact, whole_weights
+from ._sortkeys import DecimalCodes, SortedRows, decimal_codes, sort_rows
 
-__all__: list[str] = []
-
-UIntArray = npt.NDArray[np.uint64]
-_SIGN = np.uint64(1 << 63)
-_ONE = np.uint64(1)
+__all__ = [
+    "CurveState",
+    "ap_from_curve",
+    "auc_from_curve",
+    "bep_from_curve",
+    "binary_ap",
+    "binary_auc",
+    "curve_from_chunk",
+    "ks_from_curve",
+    "merge_curves",
+    "partial_auc",
+    "partial_auc_from_curve",
+    "pr_from_curve",
+    "rank_loss_from_curve",
+    "roc_from_curve",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,93 +56,22 @@ class CurveState:
 
     ``scores`` are distinct and strictly decreasing; ``pos[i]`` / ``neg[i]`` is
     the total weight of positives / negatives scored exactly ``scores[i]``.
-    Rows of zero weight are not recorded (scikit-learn drops them too).
+    Rows of zero weight are not recorded (scikit-learn drops them too). Every
+    float is the exact sum rounded once (:mod:`._curve_exact`), so the state,
+    and every value computed from it, does not depend on chunking or merge order.
     """
 
     scores: FloatArray
     pos: FloatArray
     neg: FloatArray
+    #: exact sums of the entries whose floats are roundings (fractional weights); None: all exact
+    exact: ExactPart | None = None
 
 
 # ---------------------------------------------------------------- chunk -> state
 
 
-@dataclass(frozen=True, slots=True)
-class _SortedRows:
-    """Unweighted rows in increasing score order, negatives first within a tie.
-
-    ``positive`` is the label of each sorted row; ``boundary[i]`` is True when
-    row ``i + 1`` scores strictly higher than row ``i``; :meth:`scores_at` gives
-    the scores at sorted positions.
-    """
-
-    positive: BoolArray
-    boundary: BoolArray
-    values: AnyArray  # order-preserving score bits (modes 0-2), or the sorted scores (mode 3)
-    mode: int
-    base: np.uint64
-
-    def scores_at(self, idx: npt.NDArray[np.intp]) -> FloatArray:
-        if self.mode == 3:
-            return np.asarray(self.values[idx], dtype=np.float64)
-        values: UIntArray = self.values[idx]
-        if self.mode == 1:
-            values = np.invert(values)
-        elif self.mode == 2:
-            u = values + self.base
-            values = np.where(u >= _SIGN, u ^ _SIGN, ~u)
-        scores: FloatArray = values.view(np.float64)
-        return scores
-
-
-def _sort_rows(y: BoolArray, s: FloatArray) -> _SortedRows:
-    """Sort unweighted rows without ``argsort`` (``s`` finite, not empty).
-
-    Each score's order-preserving bits and its label are packed into one
-    ``uint64`` key, ``(bits << 1) | label``, and ``np.sort`` sorts the keys.
-    The bits fit in 63 bits when all scores have one sign (or all lie in
-    (-2, 2)): nearly always. Otherwise positives and negatives are sorted apart
-    and merged by a stable ``argsort`` of the two sorted runs (timsort: linear).
-    """
-    lo, hi = float(s.min()), float(s.max())
-    bits = s.view(np.uint64)
-    base = np.uint64(0)
-    if lo >= 0:  # non-negative floats order like their bits; the shift drops -0.0's sign bit
-        mode, keys = 0, np.left_shift(bits, _ONE)
-    elif hi < 0:  # negative floats order like their inverted bits
-        mode, keys = 1, np.invert(bits)
-        np.left_shift(keys, _ONE, out=keys)
-    else:
-        ends = _order_bits(np.array([lo, hi]))
-        if ends[1] - ends[0] >= _SIGN:
-            neg, pos = np.sort(s[~y]), np.sort(s[y])
-            both = np.concatenate([neg, pos])
-            order = np.argsort(both, kind="stable")
-            values = both[order]
-            return _SortedRows(order >= neg.size, values[1:] != values[:-1], values, 3, base)
-        mode, keys, base = 2, _order_bits(s), ends[0]
-        keys -= base
-        np.left_shift(keys, _ONE, out=keys)
-    np.bitwise_or(keys, y, out=keys)
-    keys.sort()
-    if sys.byteorder == "little":  # the label bit is in the first byte of each key
-        positive = (keys.view(np.uint8)[::8] & np.uint8(1)).view(bool)
-    else:  # pragma: no cover - big-endian machines
-        positive = (keys & _ONE).astype(bool)
-    np.right_shift(keys, _ONE, out=keys)  # the score bits alone, still sorted
-    return _SortedRows(positive, keys[1:] != keys[:-1], keys, mode, base)
-
-
-def _order_flip(bits: UIntArray) -> UIntArray:
-    return np.asarray((bits.view(np.int64) >> 63).view(np.uint64) | _SIGN)
-
-
-def _order_bits(s: FloatArray) -> UIntArray:
-    bits = np.add(s, 0.0).view(np.uint64)
-    return np.bitwise_xor(bits, _order_flip(bits))
-
-
-def _curve_from_sorted(r: _SortedRows) -> CurveState:
+def _curve_from_sorted(r: SortedRows) -> CurveState:
     """Count each run of tied scores; the outputs are written in decreasing order directly."""
     starts = np.flatnonzero(r.boundary)
     starts += 1
@@ -147,13 +87,35 @@ def _curve_from_sorted(r: _SortedRows) -> CurveState:
     return CurveState(scores, pos, neg)
 
 
-def _curve_from_chunk(y: BoolArray, s: FloatArray, w: FloatArray | None = None) -> CurveState:
+def _unit_counts(y: BoolArray, dc: DecimalCodes) -> tuple[FloatArray, FloatArray]:
+    """Positives and negatives at every code, highest code first (codes without rows: 0)."""
+    cells = np.left_shift(dc.codes, 1)
+    cells |= y
+    counts = np.bincount(cells, minlength=2 * dc.size).astype(np.float64)
+    return counts[-1::-2], counts[-2::-2]
+
+
+def _curve_from_codes(y: BoolArray, dc: DecimalCodes, w: FloatArray | None) -> CurveState:
+    """Count each (code, label) with one ``np.bincount``; outputs in decreasing score order."""
+    cells = np.left_shift(dc.codes, 1)
+    cells |= y
+    counts = np.bincount(cells, weights=w, minlength=2 * dc.size).astype(np.float64, copy=False)
+    neg, pos = counts[0::2], counts[1::2]
+    seen = np.flatnonzero((neg != 0) | (pos != 0))[::-1]
+    if w is None or whole_weights(w):
+        return CurveState(dc.scores(seen), pos[seen], neg[seen])
+    part = exact_bins(cells, w, seen)
+    return CurveState(dc.scores(seen), *part.rounded(), part)
+
+
+def curve_from_chunk(y: BoolArray, s: FloatArray, w: FloatArray | None = None) -> CurveState:
     """Rows -> :class:`CurveState` (``y`` positives, ``s`` finite scores, ``w`` weights or None).
 
-    Unweighted rows are ordered by one ``np.sort`` of packed keys; weighted rows
-    by one ``argsort``.
+    Scores that are exact decimals over a small range are counted with one
+    ``np.bincount`` (:func:`._sortkeys.decimal_codes`); otherwise unweighted
+    rows are ordered by one sort of packed keys, weighted rows by one ``argsort``.
 
-    >>> c = _curve_from_chunk(np.array([True, False, True]), np.array([0.5, 0.5, 0.2]))
+    >>> c = curve_from_chunk(np.array([True, False, True]), np.array([0.5, 0.5, 0.2]))
     >>> c.scores.tolist(), c.pos.tolist(), c.neg.tolist()
     ([0.5, 0.2], [1.0, 1.0], [1.0, 0.0])
     """
@@ -163,38 +125,50 @@ def _curve_from_chunk(y: BoolArray, s: FloatArray, w: FloatArray | None = None) 
     if s.size == 0:
         empty = np.zeros(0)
         return CurveState(empty, empty, empty)
+    dc = decimal_codes(s)
+    if dc is not None:
+        return _curve_from_codes(y, dc, w)
     if w is None:
-        return _curve_from_sorted(_sort_rows(y, s))
+        return _curve_from_sorted(sort_rows(y, s))
     order = np.argsort(s)[::-1]
     s_sorted = s[order]
     starts = np.flatnonzero(np.r_[True, s_sorted[1:] != s_sorted[:-1]])
     y_sorted, w_sorted = y[order], w[order]
     pos = np.add.reduceat(np.where(y_sorted, w_sorted, 0.0), starts)
     neg = np.add.reduceat(np.where(y_sorted, 0.0, w_sorted), starts)
-    return CurveState(s_sorted[starts], pos, neg)
+    exact = None if whole_weights(w) else exact_runs(y_sorted, w_sorted, starts, s.size)
+    if exact is None:
+        return CurveState(s_sorted[starts] + 0.0, pos, neg)
+    runs, pos[runs], neg[runs], part = exact
+    return CurveState(s_sorted[starts] + 0.0, pos, neg, part)
 
 
-def _merge_curves(a: CurveState, b: CurveState) -> CurveState:
-    """State ⊕ state: the curve of the concatenated rows (exact for unit weights).
+def merge_curves(a: CurveState, b: CurveState) -> CurveState:
+    """State ⊕ state: the curve of the concatenated rows, exact (entry sums are order-free).
 
     Both score arrays are already sorted, so they are merged, not sorted again:
     ``searchsorted`` places each score of ``b`` among those of ``a``; a score
-    found in both adds its weights (``a``'s first), the others are interleaved.
+    found in both adds its weights, the others are interleaved.
 
-    >>> a = _curve_from_chunk(np.array([True]), np.array([0.5]))
-    >>> b = _curve_from_chunk(np.array([False, True]), np.array([0.5, 0.9]))
-    >>> m = _merge_curves(a, b)
+    >>> a = curve_from_chunk(np.array([True]), np.array([0.5]))
+    >>> b = curve_from_chunk(np.array([False, True]), np.array([0.5, 0.9]))
+    >>> m = merge_curves(a, b)
     >>> m.scores.tolist(), m.pos.tolist(), m.neg.tolist()
     ([0.9, 0.5], [1.0, 1.0], [0.0, 1.0])
     """
     if a.scores.size == 0 or b.scores.size == 0:
         c = b if a.scores.size == 0 else a
-        return CurveState(c.scores + 0.0, c.pos.astype(np.float64), c.neg.astype(np.float64))
+        pos, neg = c.pos.astype(np.float64), c.neg.astype(np.float64)
+        return CurveState(c.scores + 0.0, pos, neg, c.exact)
+    if a.scores.size < b.scores.size:  # the sum is symmetric; b is then often inside a
+        a, b = b, a
     # at[j]: scores of a above b.scores[j]; b.scores[j] is new unless a holds it at at[j]
     at = np.searchsorted(-a.scores, -b.scores)
     inside = at < a.scores.size
     shared = np.zeros(at.size, dtype=bool)
     shared[inside] = a.scores[at[inside]] == b.scores[inside]
+    if shared.all():  # every score of b is in a (streams that saw every score): add in place
+        return _add_into(a, b, at, shared)
     new = ~shared
     # rank of b.scores[j] in the merged scores: a's above it plus b's new ones before it
     rank = at + np.cumsum(new)
@@ -210,78 +184,67 @@ def _merge_curves(a: CurveState, b: CurveState) -> CurveState:
     pos[rank] += b.pos  # ranks are distinct: no two b scores land on one entry
     neg[rank] += b.neg
     scores += 0.0  # -0.0 as 0.0
-    return CurveState(scores, pos, neg)
+    exact = merge_exact(a, b, np.flatnonzero(from_a), rank, shared, size)
+    if exact is None:
+        return CurveState(scores, pos, neg)
+    index, pos[index], neg[index], part = exact
+    return CurveState(scores, pos, neg, part)
+
+
+def _add_into(
+    a: CurveState, b: CurveState, at: npt.NDArray[np.intp], shared: BoolArray
+) -> CurveState:
+    """The merge when every score of ``b`` is in ``a`` (at positions ``at``)."""
+    pos, neg = a.pos.astype(np.float64), a.neg.astype(np.float64)  # copies
+    pos[at] += b.pos
+    neg[at] += b.neg
+    exact = merge_exact(a, b, np.arange(a.scores.size), at, shared, a.scores.size)
+    if exact is None:
+        return CurveState(a.scores, pos, neg)
+    index, pos[index], neg[index], part = exact
+    return CurveState(a.scores, pos, neg, part)
 
 
 # ---------------------------------------------------------------- state -> value
 
 
-def _auc_value(numerator: float, n_pos: float, n_neg: float) -> float:
-    return float(np.float64(numerator) / (np.float64(n_pos) * np.float64(n_neg)))
-
-
-#: Float64 sums of half-integers are exact below this (2·P·N < 2**53).
-_FLOAT_EXACT = float(2**53)
-
-
-def _half_pairs(above: FloatArray, below: FloatArray, n_above: float, n_below: float) -> float:
-    """Σ_g below_g · (Σ_{h<g} above_h + above_g / 2): pairs whose ``above`` item scores higher.
-
-    Ties count one half. In float64 while that is exact (2·P·N < 2**53: every
-    partial sum is a multiple of ½ below P·N). Beyond, integer weights are
-    counted in integers (int64 while 2·P·N < 2**63, Python ints after) and the
-    count is rounded once, as the fast path :func:`_binary_auc` rounds its own
-    integer count: so the two agree bit for bit at any size.
-    """
-    if 2 * n_above * n_below < _FLOAT_EXACT or not (
-        np.array_equal(above, np.floor(above)) and np.array_equal(below, np.floor(below))
-    ):
-        before = np.cumsum(above) - above
-        return float(np.sum(below * (before + above / 2)))
-    a, b = above.astype(np.int64), below.astype(np.int64)
-    twice = np.cumsum(a)  # 2 · (above before g) + above_g, at most 2 P
-    twice -= a
-    twice *= 2
-    twice += a
-    if 2 * n_above * n_below < 2.0**63:
-        count = int(np.dot(b, twice))
-    else:  # beyond 2**62 pairs (billions of rows on each side)
-        count = sum(x * y for x, y in zip(b.tolist(), twice.tolist(), strict=True))
-    return count / 2
-
-
-def _auc_from_curve(c: CurveState) -> float:
+def auc_from_curve(c: CurveState) -> float:
     """ROC AUC: Σ_g neg_g (positives above g + pos_g / 2) / (P N); nan and a warning if one class."""
-    n_pos, n_neg = float(c.pos.sum()), float(c.neg.sum())
-    if n_pos <= 0 or n_neg <= 0:
+    value = pair_fraction(c.pos, c.neg)
+    if value is None:
         return undefined("roc_auc", "only one class is present in y_true")
-    return _auc_value(_half_pairs(c.pos, c.neg, n_pos, n_neg), n_pos, n_neg)
+    return value
 
 
-def _rank_loss_from_curve(c: CurveState) -> float:
+def rank_loss_from_curve(c: CurveState) -> float:
     """Weight of (positive, negative) pairs ordered wrongly, ties one half, over P N."""
-    n_pos, n_neg = float(c.pos.sum()), float(c.neg.sum())
-    if n_pos <= 0 or n_neg <= 0:
+    value = pair_fraction(c.neg, c.pos)
+    if value is None:
         return undefined("rank_loss", "only one class is present in y_true")
-    return _auc_value(_half_pairs(c.neg, c.pos, n_neg, n_pos), n_pos, n_neg)
+    return value
 
 
 def _ap_value(weights: FloatArray, precision: FloatArray, n_pos: float) -> float:
     return float(np.dot(weights, precision) / n_pos)
 
 
-def _ap_from_curve(c: CurveState) -> float:
+def ap_from_curve(c: CurveState) -> float:
     """Average precision Σ_n (R_n − R_{n−1}) P_n; 0 with a warning when there is no positive."""
-    tp, fp = np.cumsum(c.pos), np.cumsum(c.neg)
+    return _ap_from_counts(c.pos, c.neg)
+
+
+def _ap_from_counts(pos: FloatArray, neg: FloatArray) -> float:
+    """AP from class weights per score, decreasing (entries with no weight change nothing)."""
+    tp, fp = np.cumsum(pos), np.cumsum(neg)
     n_pos = float(tp[-1]) if tp.size else 0.0
     if n_pos <= 0:
         return undefined("average_precision", "no positive sample in y_true", 0.0)
-    hit = c.pos > 0
+    hit = pos > 0
     precision = tp[hit] / (tp[hit] + fp[hit])
-    return _ap_value(c.pos[hit][::-1], precision[::-1], n_pos)
+    return _ap_value(pos[hit][::-1], precision[::-1], n_pos)
 
 
-def _roc_from_curve(
+def roc_from_curve(
     c: CurveState, *, drop_intermediate: bool = False
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """``(fpr, tpr, thresholds)`` as scikit-learn's ``roc_curve``, with the leading ``+inf``."""
@@ -304,7 +267,7 @@ def _roc_from_curve(
     return fpr, tpr, thresholds
 
 
-def _pr_from_curve(
+def pr_from_curve(
     c: CurveState, *, drop_intermediate: bool = False
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """``(precision, recall, thresholds)`` as scikit-learn's ``precision_recall_curve``."""
@@ -322,7 +285,7 @@ def _pr_from_curve(
     return np.r_[precision[::-1], 1.0], np.r_[recall[::-1], 0.0], thresholds[::-1].copy()
 
 
-def _ks_from_curve(c: CurveState) -> float:
+def ks_from_curve(c: CurveState) -> float:
     """KS: the largest TPR − FPR over thresholds (the point (0, 0) included, so never below 0)."""
     n_pos, n_neg = float(c.pos.sum()), float(c.neg.sum())
     if n_pos <= 0 or n_neg <= 0:
@@ -331,7 +294,7 @@ def _ks_from_curve(c: CurveState) -> float:
     return float(max(0.0, gap.max()))
 
 
-def _bep_from_curve(c: CurveState) -> float:
+def bep_from_curve(c: CurveState) -> float:
     """Precision where precision = recall: the first crossing, interpolated linearly."""
     n_pos = float(c.pos.sum())
     if n_pos <= 0:
@@ -347,7 +310,7 @@ def _bep_from_curve(c: CurveState) -> float:
     return float(precision[i - 1] + t * (precision[i] - precision[i - 1]))
 
 
-def _partial_auc(fpr: FloatArray, tpr: FloatArray, max_fpr: float) -> float:
+def partial_auc(fpr: FloatArray, tpr: FloatArray, max_fpr: float) -> float:
     """McClish-standardised area up to ``max_fpr`` (scikit-learn's ``max_fpr`` rule)."""
     stop = int(np.searchsorted(fpr, max_fpr, "right"))
     x = np.r_[fpr[:stop], max_fpr]
@@ -357,10 +320,18 @@ def _partial_auc(fpr: FloatArray, tpr: FloatArray, max_fpr: float) -> float:
     return 0.5 * (1 + (area - min_area) / (max_area - min_area))
 
 
+def partial_auc_from_curve(c: CurveState, max_fpr: float) -> float:
+    """The McClish-standardised partial AUC of a curve; nan and a warning if one class."""
+    if not (c.pos.sum() > 0 and c.neg.sum() > 0):
+        return undefined("roc_auc", "only one class is present in y_true")
+    fpr, tpr, _ = roc_from_curve(c)
+    return partial_auc(fpr, tpr, max_fpr)
+
+
 # ---------------------------------------------------------------- binary fast paths
 
 
-def _tie_runs(r: _SortedRows) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+def _tie_runs(r: SortedRows) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
     """First and last sorted position of every run of tied scores (runs of 2 rows or more)."""
     n_distinct = int(np.count_nonzero(r.boundary)) + 1
     if 2 * n_distinct < r.positive.size:  # heavy ties: walk the distinct scores
@@ -375,7 +346,7 @@ def _tie_runs(r: _SortedRows) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp
     return tied[np.r_[0, breaks + 1]], tied[np.r_[breaks, tied.size - 1]] + 1
 
 
-def _binary_auc(y: BoolArray, s: FloatArray, w: FloatArray | None) -> float:
+def binary_auc(y: BoolArray, s: FloatArray, w: FloatArray | None) -> float:
     """AUC of one binary problem; unweighted: one sort, no curve (the same value as the kernel).
 
     In increasing order with negatives first within a tie, the j-th positive
@@ -383,8 +354,14 @@ def _binary_auc(y: BoolArray, s: FloatArray, w: FloatArray | None) -> float:
     ones, Σ_runs pos·neg, count one half.
     """
     if w is not None or s.size == 0:
-        return _auc_from_curve(_curve_from_chunk(y, s, w))
-    r = _sort_rows(y, s)
+        return auc_from_curve(curve_from_chunk(y, s, w))
+    dc = decimal_codes(s)
+    if dc is not None:  # few distinct decimal scores: counted, not sorted (empty codes add 0)
+        value = pair_fraction(*_unit_counts(y, dc))
+        return (
+            undefined("roc_auc", "only one class is present in y_true") if value is None else value
+        )
+    r = sort_rows(y, s)
     where_pos = np.flatnonzero(r.positive)
     n_pos, n_neg = where_pos.size, s.size - where_pos.size
     if n_pos == 0 or n_neg == 0:
@@ -393,18 +370,21 @@ def _binary_auc(y: BoolArray, s: FloatArray, w: FloatArray | None) -> float:
     first, last = _tie_runs(r)
     pos = np.searchsorted(where_pos, last, "right") - np.searchsorted(where_pos, first, "left")
     tied_pairs = int(np.dot(pos, last - first + 1 - pos))
-    return _auc_value((2 * at_or_below - tied_pairs) / 2, n_pos, n_neg)
+    return auc_value((2 * at_or_below - tied_pairs) / 2, n_pos, n_neg)
 
 
-def _binary_ap(y: BoolArray, s: FloatArray, w: FloatArray | None) -> float:
+def binary_ap(y: BoolArray, s: FloatArray, w: FloatArray | None) -> float:
     """Average precision of one binary problem; unweighted: one sort, no curve (same value as the kernel).
 
     In increasing order, a positive whose tie run starts at position a, with
     k positives before a, has n_pos − k positives and n − a rows at or above its score.
     """
     if w is not None or s.size == 0:
-        return _ap_from_curve(_curve_from_chunk(y, s, w))
-    r = _sort_rows(y, s)
+        return ap_from_curve(curve_from_chunk(y, s, w))
+    dc = decimal_codes(s)
+    if dc is not None:  # few distinct decimal scores: counted, not sorted (empty codes add 0)
+        return _ap_from_counts(*_unit_counts(y, dc))
+    r = sort_rows(y, s)
     where_pos = np.flatnonzero(r.positive)
     n_pos = where_pos.size
     if n_pos == 0:

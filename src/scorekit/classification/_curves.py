@@ -31,15 +31,15 @@ from .._validation import (
 )
 from ._curve_kernel import (
     CurveState,
-    _bep_from_curve,
-    _binary_ap,
-    _binary_auc,
-    _curve_from_chunk,
-    _ks_from_curve,
-    _partial_auc,
-    _pr_from_curve,
-    _rank_loss_from_curve,
-    _roc_from_curve,
+    bep_from_curve,
+    binary_ap,
+    binary_auc,
+    curve_from_chunk,
+    ks_from_curve,
+    partial_auc_from_curve,
+    pr_from_curve,
+    rank_loss_from_curve,
+    roc_from_curve,
 )
 from ._labels import encode, given_labels
 from ._multilabel_ranking import _row_ranks
@@ -130,13 +130,13 @@ def _samples_average(metric: Any, y: BoolArray, s: FloatArray, w: FloatArray | N
 
     Other per-row metrics (the partial AUC) are computed row by row.
     """
-    if metric is not _binary_auc and metric is not _binary_ap:
+    if metric is not binary_auc and metric is not binary_ap:
         rows = np.array([metric(y[i], s[i], None) for i in range(y.shape[0])])
         return float(np.average(rows if w is None else np.where(w == 0, 0.0, rows), weights=w))
     r = _row_ranks(y, s)
     n_pos = r.y.sum(axis=1).astype(np.float64)
     n_neg = y.shape[1] - n_pos
-    if metric is _binary_auc:
+    if metric is binary_auc:
         below = n_neg[:, None] - (r.ge - r.pos_ge) + (r.ge - r.gt - (r.pos_ge - r.pos_gt)) / 2
         with np.errstate(invalid="ignore", divide="ignore"):
             rows = np.where(r.y, below, 0.0).sum(axis=1) / (n_pos * n_neg)
@@ -203,7 +203,7 @@ def roc_curve(
     ([0.0, 0.0, 0.5, 0.5, 1.0], [0.0, 0.5, 0.5, 1.0, 1.0], [inf, 0.8, 0.4, 0.35, 0.1])
     """
     y, s, w = _binary_inputs(y_true, y_score, sample_weight, pos_label, nan_policy)
-    return _roc_from_curve(_curve_from_chunk(y, s, w), drop_intermediate=drop_intermediate)
+    return roc_from_curve(curve_from_chunk(y, s, w), drop_intermediate=drop_intermediate)
 
 
 def precision_recall_curve(
@@ -228,7 +228,7 @@ def precision_recall_curve(
     ([0.5, 0.6667, 0.5, 1.0, 1.0], [1.0, 1.0, 0.5, 0.5, 0.0], [0.1, 0.35, 0.4, 0.8])
     """
     y, s, w = _binary_inputs(y_true, y_score, sample_weight, pos_label, nan_policy)
-    return _pr_from_curve(_curve_from_chunk(y, s, w), drop_intermediate=drop_intermediate)
+    return pr_from_curve(curve_from_chunk(y, s, w), drop_intermediate=drop_intermediate)
 
 
 def roc_auc(
@@ -272,7 +272,7 @@ def roc_auc(
         raise ParameterError(f"max_fpr must be in (0, 1], got {max_fpr!r}")
     y = as_array(y_true, "y_true")
     score = as_array(y_score, "y_score")
-    metric = _binary_auc
+    metric = binary_auc
     if max_fpr is not None and max_fpr != 1:
         metric = _partial_metric(max_fpr)
     if y.ndim == 2 and y.shape[1] > 1:
@@ -282,7 +282,7 @@ def roc_auc(
     classes = distinct(y)
     n_classes = classes.size if labels is None else np.asarray(labels).size
     if n_classes > 2 or (score.ndim == 2 and score.shape[1] > 2):
-        if metric is not _binary_auc:
+        if metric is not binary_auc:
             raise ParameterError("max_fpr (partial AUC) is not available for multiclass y_true")
         if multi_class == "raise":
             raise ParameterError(
@@ -296,11 +296,7 @@ def roc_auc(
 
 def _partial_metric(max_fpr: float) -> Any:
     def partial_auc(y: BoolArray, s: FloatArray, w: FloatArray | None) -> float:
-        c = _curve_from_chunk(y, s, w)
-        if not (c.pos.sum() > 0 and c.neg.sum() > 0):
-            return undefined("roc_auc", "only one class is present in y_true")
-        fpr, tpr, _ = _roc_from_curve(c)
-        return _partial_auc(fpr, tpr, max_fpr)
+        return partial_auc_from_curve(curve_from_chunk(y, s, w), max_fpr)
 
     return partial_auc
 
@@ -331,7 +327,7 @@ def _multiclass_auc(
     codes = encode(y, classes, "y_true")
     if multi_class == "ovr":
         onehot = codes[:, None] == np.arange(classes.size)
-        return _average_labels(_binary_auc, onehot, s, w, average)
+        return _average_labels(binary_auc, onehot, s, w, average)
     if w is not None:
         raise ParameterError('sample_weight is not supported with multi_class="ovo"')
     present = np.flatnonzero(np.bincount(codes, minlength=classes.size))
@@ -340,7 +336,7 @@ def _multiclass_auc(
         for b in present[i + 1 :]:
             rows = (codes == a) | (codes == b)
             is_a = codes[rows] == a
-            auc_ab = _binary_auc(is_a, s[rows, a], None) + _binary_auc(~is_a, s[rows, b], None)
+            auc_ab = binary_auc(is_a, s[rows, a], None) + binary_auc(~is_a, s[rows, b], None)
             pair_scores.append(auc_ab / 2)
             prevalence.append(rows.mean())
     weights = np.array(prevalence) if average == "weighted" else None
@@ -397,7 +393,7 @@ def average_precision(
     if y.ndim == 2 and y.shape[1] > 1:
         _fixed_pos_label(pos_label, "multilabel-indicator")
         y, s, w = _score_matrix(score, y, nan_policy, sample_weight)
-        return _average_labels(_binary_ap, _indicator(y, s), s, w, average)
+        return _average_labels(binary_ap, _indicator(y, s), s, w, average)
     y = labels_1d(y, "y_true")
     classes = distinct(y)
     if classes.size > 2:
@@ -409,9 +405,9 @@ def average_precision(
             )
         y, s, w = _score_matrix(score, y, nan_policy, sample_weight)
         onehot = encode(y, classes)[:, None] == np.arange(classes.size)
-        return _average_labels(_binary_ap, onehot, s, w, average)
+        return _average_labels(binary_ap, onehot, s, w, average)
     y_pos, s, w = _binary_inputs(y, score, sample_weight, pos_label, nan_policy, classes=classes)
-    return _binary_ap(y_pos, s, w)
+    return binary_ap(y_pos, s, w)
 
 
 def _fixed_pos_label(pos_label: Any, kind: str) -> None:
@@ -432,7 +428,7 @@ def _binary_curve(
     pos_label: Any,
     nan_policy: str,
 ) -> CurveState:
-    return _curve_from_chunk(*_binary_inputs(y_true, y_score, sample_weight, pos_label, nan_policy))
+    return curve_from_chunk(*_binary_inputs(y_true, y_score, sample_weight, pos_label, nan_policy))
 
 
 def pr_auc(
@@ -481,7 +477,7 @@ def gini(
     0.5
     """
     y, s, w = _binary_inputs(y_true, y_score, sample_weight, pos_label, nan_policy)
-    return 2 * _binary_auc(y, s, w) - 1
+    return 2 * binary_auc(y, s, w) - 1
 
 
 def rank_loss(
@@ -507,7 +503,7 @@ def rank_loss(
     0.25
     """
     c = _binary_curve(y_true, y_score, sample_weight, pos_label, nan_policy)
-    return _rank_loss_from_curve(c)
+    return rank_loss_from_curve(c)
 
 
 def ks_statistic(
@@ -533,7 +529,7 @@ def ks_statistic(
     0.5
     """
     c = _binary_curve(y_true, y_score, sample_weight, pos_label, nan_policy)
-    return _ks_from_curve(c)
+    return ks_from_curve(c)
 
 
 def break_even_point(
@@ -563,4 +559,4 @@ def break_even_point(
     0.8
     """
     c = _binary_curve(y_true, y_score, sample_weight, pos_label, nan_policy)
-    return _bep_from_curve(c)
+    return bep_from_curve(c)

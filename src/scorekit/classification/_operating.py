@@ -23,7 +23,7 @@ import numpy as np
 from .._errors import ParameterError
 from .._typing import ArrayLike, FloatArray
 from .._validation import undefined
-from ._curve_kernel import CurveState, _pr_from_curve
+from ._curve_kernel import CurveState, pr_from_curve
 from ._curves import _binary_curve
 
 __all__ = [
@@ -147,7 +147,7 @@ def equal_error_rate_from_curve(c: CurveState) -> float:
 
 def pr_auc_from_curve(c: CurveState) -> float:
     """Trapezoidal area under the precision-recall curve (state -> value of :func:`scorekit.pr_auc`)."""
-    precision, recall, _ = _pr_from_curve(c)
+    precision, recall, _ = pr_from_curve(c)
     return float(np.sum((recall[:-1] - recall[1:]) * (precision[:-1] + precision[1:]) / 2))
 
 

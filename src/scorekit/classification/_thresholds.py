@@ -11,7 +11,7 @@ from .._errors import NonFiniteError
 from .._optional import require
 from .._typing import AnyArray, ArrayLike, FloatArray
 from .._validation import scores_1d
-from ._curve_kernel import CurveState, _curve_from_chunk
+from ._curve_kernel import CurveState, curve_from_chunk
 from ._curves import _binary_inputs
 
 __all__ = ["ThresholdTable", "threshold_table"]
@@ -128,7 +128,7 @@ def threshold_table(
     """
     y, s, w = _binary_inputs(y_true, y_score, sample_weight, pos_label, nan_policy)
     thr = _threshold_values(thresholds)
-    return _threshold_table_from_curve(_curve_from_chunk(y, s, w), thr, zero_division)
+    return _threshold_table_from_curve(curve_from_chunk(y, s, w), thr, zero_division)
 
 
 def _threshold_values(thresholds: ArrayLike | None) -> FloatArray | None:

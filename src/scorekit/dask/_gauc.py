@@ -10,12 +10,8 @@ import numpy as np
 from .._errors import LabelError
 from .._optional import require
 from .._typing import AnyArray
-from ..recsys._gauc import (
-    GroupWeights,
-    _check_weights_option,
-    _gauc_from_stats,
-    _group_stats_from_state,
-)
+from ..recsys._gauc import GroupWeights, _check_weights_option, gauc_from_stats
+from ..recsys._gauc_kernel import group_aucs_from_state
 from ..stream import GroupedCurve
 from ..stream._labels import check_binary_classes, union_classes
 from ._reduce import check_frame, check_split_every, tree_reduce
@@ -32,13 +28,13 @@ def _grouped_of(
 
 
 def _stats_of(part: Any, **columns: Any) -> tuple[Any, ...]:
-    """Per-group positives, negatives and Mann–Whitney U of a partition holding whole groups."""
+    """Per-group positives, negatives and AUC of a partition holding whole groups."""
     acc = _grouped_of(part, **columns)
     state = acc._state()
     if state is None:
         return None, None, None, None, None
-    n_pos, n_neg, u = _group_stats_from_state(state)
-    return state.groups, n_pos, n_neg, u, acc._classes
+    n_pos, n_neg, auc = group_aucs_from_state(state)
+    return state.groups, n_pos, n_neg, auc, acc._classes
 
 
 def gauc(
@@ -109,5 +105,5 @@ def _combine(pieces: tuple[tuple[Any, ...], ...], weights: Any) -> float:
         raise LabelError("groups has string ids in some partitions and numbers in others")
     groups = np.concatenate([p[0] for p in pieces])
     order = np.argsort(groups, kind="stable")
-    n_pos, n_neg, u = (np.concatenate([p[i] for p in pieces])[order] for i in (1, 2, 3))
-    return cast(float, _gauc_from_stats(groups[order], n_pos, n_neg, u, weights, False))
+    n_pos, n_neg, auc = (np.concatenate([p[i] for p in pieces])[order] for i in (1, 2, 3))
+    return cast(float, gauc_from_stats(groups[order], n_pos, n_neg, auc, weights, False))

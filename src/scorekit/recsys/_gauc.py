@@ -1,33 +1,24 @@
 """Group AUC (GAUC): the AUC of each group (user), averaged with weights.
 
-Kernels, shaped for streaming (``scorekit.stream.GroupedCurve``) and Dask:
-
-- :func:`_grouped_curve_from_chunk` rows -> :class:`GroupedCurveState`, the
-  positive and negative weight at each distinct (group, score), sorted by
-  group then score;
-- :func:`_merge_grouped_curves` state ⊕ state (exact for unit weights; groups
-  may arrive in different chunks);
-- :func:`_gauc_from_state` state -> GAUC (and the per-group table).
-
-The one-shot :func:`gauc` without ``sample_weight`` takes a faster path
-(:func:`_unit_group_stats`: one ``np.sort`` of packed integer keys) that gives
-the same per-group counts; both end in :func:`_gauc_from_stats`.
+The kernel (rows -> :class:`~._gauc_kernel.GroupedCurveState` -> merge ->
+per-group AUC) is :mod:`._gauc_kernel`; this module validates the inputs,
+weights the groups (:func:`gauc_from_stats`) and holds the public
+:func:`gauc`. Without ``sample_weight`` the one-shot :func:`gauc` takes the
+kernel's faster path (``unit_group_stats``), which gives the same per-group values.
 """
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, overload
 
 import numpy as np
-import numpy.typing as npt
 
 from .._codes import distinct, encode
-from .._errors import LabelError, LengthMismatchError, ParameterError, ShapeError
+from .._errors import LengthMismatchError, ParameterError, ShapeError
 from .._optional import require
-from .._typing import AnyArray, ArrayLike, BoolArray, FloatArray, IntArray
+from .._typing import AnyArray, ArrayLike, BoolArray, FloatArray
 from .._validation import (
     as_array,
     binary_target,
@@ -38,30 +29,16 @@ from .._validation import (
     scores_1d,
     undefined,
 )
+from ._gauc_kernel import (
+    GroupedCurveState,
+    group_aucs_from_state,
+    grouped_curve_from_chunk,
+    unit_group_stats,
+)
 
 __all__ = ["GroupAUCTable", "gauc"]
 
-U64Array = npt.NDArray[np.uint64]
 GroupWeights = Literal["impressions", "clicks"] | None | Mapping[Any, float] | ArrayLike
-_U1 = np.uint64(1)
-_SIGN = np.uint64(1 << 63)
-_LOW63 = np.uint64((1 << 63) - 1)
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class GroupedCurveState:
-    """Positive and negative weight at each distinct (group, score), sorted by group then score.
-
-    ``groups`` holds the labels of the groups present, sorted ascending; the
-    entries of ``groups[i]`` are ``offsets[i]:offsets[i + 1]`` of ``scores``
-    (strictly increasing within a group), ``pos`` and ``neg``.
-    """
-
-    groups: AnyArray
-    offsets: IntArray
-    scores: FloatArray
-    pos: FloatArray
-    neg: FloatArray
 
 
 class _GroupTable:
@@ -99,113 +76,7 @@ class GroupAUCTable(_GroupTable):
     weight: FloatArray
 
 
-# --------------------------------------------------------------------------- kernels
-
-
-def _empty_state(labels: AnyArray | None) -> GroupedCurveState:
-    groups = np.zeros(0, np.int64) if labels is None else np.asarray(labels)[:0]
-    empty = np.zeros(0)
-    return GroupedCurveState(groups, np.zeros(1, np.int64), empty, empty, empty)
-
-
-def _aggregate(
-    codes: IntArray,
-    scores: FloatArray,
-    pos_w: FloatArray,
-    neg_w: FloatArray,
-    labels: AnyArray | None,
-) -> GroupedCurveState:
-    """Sum ``pos_w`` and ``neg_w`` per distinct (code, score); order by code, then score."""
-    if codes.size == 0:
-        return _empty_state(labels)
-    scores = scores + 0.0  # a copy in which -0.0 is 0.0
-    distinct, rank = np.unique(scores, return_inverse=True)
-    n_distinct = distinct.size
-    if (int(codes.max()) + 1) * n_distinct < 2**62:
-        key = codes.astype(np.int64) * n_distinct + rank.reshape(-1)
-        order = np.argsort(key)
-        key = key[order]
-        starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
-        e_code, e_score = np.divmod(key[starts], n_distinct)
-        e_scores = distinct[e_score]
-    else:  # more (code, score) pairs than an int64 packs: sort on two keys
-        order = np.lexsort((scores, codes))
-        c, s = codes[order], scores[order]
-        starts = np.flatnonzero(np.r_[True, (c[1:] != c[:-1]) | (s[1:] != s[:-1])])
-        e_code, e_scores = c[starts], s[starts]
-    pos = np.add.reduceat(pos_w[order], starts)
-    neg = np.add.reduceat(neg_w[order], starts)
-    g_starts = np.flatnonzero(np.r_[True, e_code[1:] != e_code[:-1]])
-    present = e_code[g_starts]
-    groups = present if labels is None else np.asarray(labels)[present]
-    offsets = np.r_[g_starts, e_code.size].astype(np.int64)
-    return GroupedCurveState(groups, offsets, e_scores, pos, neg)
-
-
-def _grouped_curve_from_chunk(
-    g_codes: IntArray,
-    y: BoolArray,
-    s: FloatArray,
-    w: FloatArray | None,
-    groups: AnyArray | None = None,
-) -> GroupedCurveState:
-    """Rows -> :class:`GroupedCurveState`.
-
-    ``g_codes`` are integer group codes, ``y`` the positives, ``s`` the scores
-    and ``w`` the weights (``None``: 1). ``groups[c]`` is the label of code
-    ``c`` (sorted ascending, as ``np.unique`` returns them); without it the
-    codes are the labels. Only groups with rows appear in the state.
-    """
-    yf = y.astype(np.float64)
-    pos_w = yf if w is None else w * yf
-    neg_w = 1.0 - yf if w is None else w * (1.0 - yf)
-    return _aggregate(np.asarray(g_codes, np.int64), s, pos_w, neg_w, groups)
-
-
-def _merge_grouped_curves(a: GroupedCurveState, b: GroupedCurveState) -> GroupedCurveState:
-    """State ⊕ state: entries of equal (group, score) are added; exact for unit weights."""
-    if a.scores.size == 0:
-        return b
-    if b.scores.size == 0:
-        return a
-    if (a.groups.dtype.kind in "USO") != (b.groups.dtype.kind in "USO"):
-        raise LabelError("cannot merge GAUC states whose group ids mix strings and numbers")
-    labels, inv = np.unique(np.concatenate([a.groups, b.groups]), return_inverse=True)
-    inv = inv.reshape(-1)
-    n_a = a.groups.size
-    codes = np.concatenate(
-        [np.repeat(inv[:n_a], np.diff(a.offsets)), np.repeat(inv[n_a:], np.diff(b.offsets))]
-    )
-    return _aggregate(
-        codes,
-        np.concatenate([a.scores, b.scores]),
-        np.concatenate([a.pos, b.pos]),
-        np.concatenate([a.neg, b.neg]),
-        labels,
-    )
-
-
-def _group_stats_from_state(
-    state: GroupedCurveState,
-) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """Per group of ``state.groups``: positive weight, negative weight and Mann–Whitney U.
-
-    U = Σ over positives of w⁺ (negative weight below + ½ negative weight tied).
-    """
-    n_groups = state.groups.size
-    if n_groups == 0:
-        return np.zeros(0), np.zeros(0), np.zeros(0)
-    sizes = np.diff(state.offsets)
-    entry_group = np.repeat(np.arange(n_groups), sizes)
-    n_pos = np.add.reduceat(state.pos, state.offsets[:-1])
-    n_neg = np.add.reduceat(state.neg, state.offsets[:-1])
-    neg_before_group = np.cumsum(n_neg) - n_neg
-    below = np.cumsum(state.neg) - state.neg - neg_before_group[entry_group]
-    u = np.bincount(entry_group, state.pos * (below + state.neg / 2), minlength=n_groups)
-    return n_pos, n_neg, u.astype(np.float64, copy=False)
-
-
-def _gauc_from_state(
+def gauc_from_state(
     state: GroupedCurveState,
     *,
     weights: GroupWeights = "impressions",
@@ -213,133 +84,8 @@ def _gauc_from_state(
 ) -> float | tuple[float, GroupAUCTable]:
     """State -> GAUC (with ``return_groups``, also the per-group table); see :func:`gauc`."""
     _check_weights_option(weights)
-    n_pos, n_neg, u = _group_stats_from_state(state)
-    return _gauc_from_stats(state.groups, n_pos, n_neg, u, weights, return_groups)
-
-
-# --------------------------------------------------------------------------- fast path
-
-
-def _order_bits(x: FloatArray, signed: bool) -> U64Array:
-    """Unsigned integers in the order of ``x`` (a new array; -0.0 and 0.0 map alike)."""
-    u: U64Array = np.add(x, 0.0).view(np.uint64)
-    if signed:  # negative floats: flip every bit; others: set the sign bit
-        flip = u >> np.uint64(63)
-        flip *= _LOW63
-        flip |= _SIGN
-        u ^= flip
-    return u
-
-
-def _impure_buckets(s: FloatArray, lo: np.uint64, shift: int, signed: bool) -> U64Array:
-    """Buckets ``(bits - lo) >> shift`` that hold two or more distinct scores.
-
-    Two neighbours in sorted order share a bucket but differ iff the XOR of
-    their offsets from ``lo`` lies in ``[1, 2**shift)``.
-    """
-    d = _order_bits(np.sort(s), signed)
-    d -= lo
-    x = d[1:] ^ d[:-1]
-    x -= _U1  # 0 (equal scores) wraps to the largest value
-    hit = np.flatnonzero(x < np.uint64((1 << shift) - 1))
-    return np.unique(d[hit] >> np.uint64(shift))
-
-
-def _low16(a: U64Array) -> npt.NDArray[np.uint16]:
-    """The low 16 bits of each entry, as a view when the machine is little-endian."""
-    low: npt.NDArray[np.uint16]
-    if sys.byteorder == "little" and a.flags.c_contiguous:
-        low = a.view(np.uint16)[::4]
-    else:
-        low = (a & np.uint64(0xFFFF)).astype(np.uint16)
-    return low
-
-
-def _rows_in(bucket: U64Array, impure: U64Array) -> IntArray:
-    """Indices of the rows whose bucket is impure (a bitmap prefilter, then an exact test)."""
-    table = np.zeros(1 << 16, dtype=bool)
-    table[_low16(impure)] = True
-    cand = np.flatnonzero(table[_low16(bucket)])
-    return cand[np.isin(bucket[cand], impure)]
-
-
-def _unit_group_stats(
-    codes: IntArray,
-    n_codes: int,
-    y: BoolArray,
-    s: FloatArray,
-    *,
-    score_bits: int | None = None,
-) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """Per code: positives, negatives and U for unit weights, from one sort of packed keys.
-
-    Each row becomes one uint64 key ``group | score bucket | label``: the score
-    bits (order-preserving, shifted right by the trailing zeros all scores
-    share and, when there are more score bits than room, truncated). For a
-    positive row at sorted position i, the negatives at or below its score
-    number ``i - (positives before it)``; those strictly below differ only
-    where a negative ties with it (then ``searchsorted`` counts them). Buckets
-    that the truncation made hold several distinct scores (found from the
-    scores, a second ``np.sort``) are corrected exactly with the general kernel
-    on their few rows. ``score_bits`` forces truncation (for tests).
-    """
-    gbits = max(1, (n_codes - 1).bit_length())
-    sbits = 63 - gbits if score_bits is None else score_bits
-    signed = bool(s.min() < 0)
-    key = _order_bits(s, signed)
-    lo, hi = key.min(), key.max()
-    key -= lo
-    spread = int(hi - lo)
-    tz = 0
-    if spread:
-        ored = int(np.bitwise_or.reduce(key))
-        tz = (ored & -ored).bit_length() - 1
-    shift = tz + max(0, (spread >> tz).bit_length() - sbits)
-    if shift:
-        key >>= np.uint64(shift)
-    dirty = None
-    if shift > tz:
-        impure = _impure_buckets(s, lo, shift, signed)
-        if impure.size:
-            dirty = _rows_in(key, impure)
-            dirty_bucket = key[dirty]
-    key <<= _U1
-    key |= y.view(np.uint8)
-    gshift = np.uint64(sbits + 1)
-    key |= np.left_shift(codes.view(np.uint64), gshift)
-    key.sort()
-
-    if sys.byteorder == "little":
-        pos_at = np.flatnonzero(key.view(np.uint8)[::8] & 1)
-    else:
-        pos_at = np.flatnonzero(key & _U1)
-    kpos = key[pos_at]
-    le = pos_at - np.arange(pos_at.size)  # negatives at or below (all earlier groups too)
-    lt = le
-    if pos_at.size and np.any(key[np.maximum(pos_at - 1, 0)] == kpos - _U1):  # tied negatives
-        lt = np.searchsorted(key, kpos - _U1) - np.searchsorted(kpos, kpos - _U1)
-    g_of_pos = (kpos >> gshift).astype(np.intp)
-    n = np.bincount(codes, minlength=n_codes).astype(np.float64)
-    n_pos = np.bincount(g_of_pos, minlength=n_codes).astype(np.float64)
-    n_neg = n - n_pos
-    neg_before = np.cumsum(n_neg) - n_neg
-    u = np.bincount(g_of_pos, (lt + le).astype(np.float64), minlength=n_codes) / 2
-    u -= n_pos * neg_before
-    if dirty is not None:
-        u += _bucket_correction(codes[dirty], dirty_bucket, y[dirty], s[dirty], sbits, n_codes)
-    return n_pos, n_neg, u
-
-
-def _bucket_correction(
-    codes: IntArray, bucket: U64Array, y: BoolArray, s: FloatArray, sbits: int, n_codes: int
-) -> FloatArray:
-    """U exact minus U with every pair in one (group, bucket) counted as a tie, per group."""
-    run_key = (codes.astype(np.uint64) << np.uint64(sbits)) | bucket
-    runs, run_code = np.unique(run_key, return_inverse=True)
-    state = _grouped_curve_from_chunk(run_code.reshape(-1), y, s, None)
-    p, q, u = _group_stats_from_state(state)
-    run_group = (runs[state.groups] >> np.uint64(sbits)).astype(np.intp)
-    return np.bincount(run_group, u - p * q / 2, minlength=n_codes).astype(np.float64, copy=False)
+    n_pos, n_neg, auc = group_aucs_from_state(state)
+    return gauc_from_stats(state.groups, n_pos, n_neg, auc, weights, return_groups)
 
 
 # --------------------------------------------------------------------------- weighting
@@ -395,27 +141,32 @@ def _weights_from_mapping(weights: Any, groups: AnyArray) -> FloatArray:
     return check_weights(values[pos], "weights", ParameterError)
 
 
-def _gauc_from_stats(
+def gauc_from_stats(
     groups: AnyArray,
     n_pos: FloatArray,
     n_neg: FloatArray,
-    u: FloatArray,
+    auc: FloatArray,
     weights: Any,
     return_groups: bool,
 ) -> float | tuple[float, GroupAUCTable]:
-    """Per-group counts -> weighted mean of the per-group AUC (and the table)."""
+    """Per-group weights and AUC -> weighted mean of the per-group AUC (and the table).
+
+    The group weights are scaled by a power of two (their largest to [0.5, 1))
+    before the weighted mean: exact, so the value is the same at any scale.
+    """
     n = n_pos + n_neg
     valid = (n_pos > 0) & (n_neg > 0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        auc = np.where(valid, u / (n_pos * n_neg), np.nan)
+    auc = np.where(valid, auc, np.nan)
     weight = np.where(valid, _weights_per_group(weights, groups, n, n_pos), 0.0)
-    total = float(weight.sum())
+    top = float(weight.max()) if weight.size else 0.0
+    scaled = np.ldexp(weight, -int(np.frexp(top)[1])) if 0 < top < np.inf else weight
+    total = float(scaled.sum())
     if not valid.any():
         value = undefined("gauc", "every group has only one class")
     elif total == 0:
         value = undefined("gauc", "the groups with both classes have total weight 0")
     else:
-        value = float(np.dot(weight[valid], auc[valid]) / total)
+        value = float(np.dot(scaled[valid], auc[valid]) / total)
     if not return_groups:
         return value
     return value, GroupAUCTable(groups, n, n_pos, n_neg, auc, weight)
@@ -529,17 +280,19 @@ def gauc(
     y, s, g, w, _ = _gauc_inputs(y_true, y_score, groups, sample_weight, nan_policy)
     group_labels, codes = encode(g, gaps=True)
     if w is None:
-        n_pos, n_neg, u = _unit_group_stats(codes, group_labels.size, y, s)
+        n_pos, n_neg, u = unit_group_stats(codes, group_labels.size, y, s)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            auc = u / (n_pos * n_neg)
         present = (n_pos + n_neg) > 0
         if not present.all():
-            group_labels, n_pos, n_neg, u = (
+            group_labels, n_pos, n_neg, auc = (
                 group_labels[present],
                 n_pos[present],
                 n_neg[present],
-                u[present],
+                auc[present],
             )
     else:
-        state = _grouped_curve_from_chunk(codes, y, s, w, group_labels)
+        state = grouped_curve_from_chunk(codes, y, s, w, group_labels)
         group_labels = state.groups
-        n_pos, n_neg, u = _group_stats_from_state(state)
-    return _gauc_from_stats(group_labels, n_pos, n_neg, u, weights, return_groups)
+        n_pos, n_neg, auc = group_aucs_from_state(state)
+    return gauc_from_stats(group_labels, n_pos, n_neg, auc, weights, return_groups)

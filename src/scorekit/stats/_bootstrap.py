@@ -13,7 +13,6 @@ cell codes, i.e. a table of positive and negative weight per distinct score
 
 from __future__ import annotations
 
-import sys
 import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -34,6 +33,7 @@ from .._validation import (
     undefined,
     weights_1d,
 )
+from ..classification._area import half_below, half_pairs
 from ._paired import _check_resamples
 
 __all__ = ["bootstrap_ci"]
@@ -73,8 +73,8 @@ def bootstrap_ci(
     Resamples on which the metric is undefined (nan, e.g. one class drawn) are
     dropped with an :class:`UndefinedMetricWarning` saying how many.
 
-    AUC fast path: when ``metric`` is ``scorekit.roc_auc`` (by identity) or the
-    string ``"roc_auc"``, with binary ``y_true``, 1-D scores and only
+    AUC fast path: when ``metric`` is ``scorekit.roc_auc`` (by identity, from an
+    explicit registry of fast paths) or the string ``"roc_auc"``, with binary ``y_true``, 1-D scores and only
     ``sample_weight``/``pos_label`` options, rows are sorted once and each block
     of resamples is a ``bincount`` of row multiplicities per distinct score.
     Other inputs (multiclass, ``max_fpr``, ...) call ``scorekit.roc_auc`` per resample.
@@ -220,22 +220,33 @@ def _generic_jackknife(
 # ---------------------------------------------------------------- AUC path
 
 
+#: Fast paths, keyed by the metric function object (and its name): an explicit
+#: registry, so a look-alike function never takes a fast path.
+_FAST_PATHS: dict[str, Callable[..., Any]] = {}
+
+
+def _fast_paths() -> dict[str, Callable[..., Any]]:
+    """Name -> function of every metric with a fast path (loaded on first use)."""
+    if not _FAST_PATHS:
+        from ..classification._curves import roc_auc
+
+        _FAST_PATHS["roc_auc"] = roc_auc
+    return _FAST_PATHS
+
+
 def _resolve(metric: Callable[..., Any] | str) -> Callable[..., Any]:
     """A metric name ("roc_auc") as the scorekit function, for inputs the fast path does not take."""
     if not isinstance(metric, str):
         return metric
-    curves = sys.modules.get("scorekit.classification._curves")
-    fn = getattr(curves, metric, None) if metric == "roc_auc" else None
+    fn = _fast_paths().get(metric)
     if fn is None:
         raise ParameterError(f"metric={metric!r} is not a callable nor the name 'roc_auc'")
-    return fn  # type: ignore[no-any-return]
+    return fn
 
 
 def _is_roc_auc(metric: Any) -> bool:
-    if isinstance(metric, str):
-        return metric == "roc_auc"
-    curves = sys.modules.get("scorekit.classification._curves")
-    return curves is not None and metric is getattr(curves, "roc_auc", None)
+    roc_auc = _fast_paths()["roc_auc"]
+    return metric == "roc_auc" if isinstance(metric, str) else metric is roc_auc
 
 
 def _auc_inputs(
@@ -271,9 +282,8 @@ def auc_from_cell_counts(counts: FloatArray) -> FloatArray:
     nan where a resample has no positive or no negative weight.
     """
     neg, pos = counts[..., 0, :], counts[..., 1, :]
-    below = np.cumsum(neg, axis=-1) - neg / 2
     with np.errstate(invalid="ignore", divide="ignore"):
-        out: FloatArray = np.sum(pos * below, axis=-1) / (pos.sum(axis=-1) * neg.sum(axis=-1))
+        out: FloatArray = half_pairs(neg, pos) / (pos.sum(axis=-1) * neg.sum(axis=-1))
     return out
 
 
@@ -302,9 +312,9 @@ def _auc_jackknife(cells: IntArray, n_groups: int, w: FloatArray | None) -> Floa
     counts = np.bincount(cells, weights=w, minlength=2 * n_groups).astype(np.float64)
     neg, pos = counts[:n_groups], counts[n_groups:]
     p_tot, n_tot = pos.sum(), neg.sum()
-    area = float(np.sum(pos * (np.cumsum(neg) - neg / 2)))
-    neg_below = np.cumsum(neg) - neg / 2  # negatives beaten by a positive of each score
-    pos_above = p_tot - np.cumsum(pos) + pos / 2  # positives beating a negative of each score
+    neg_below = half_below(neg)  # negatives beaten by a positive of each score
+    area = float(np.sum(pos * neg_below))
+    pos_above = p_tot - half_below(pos)  # positives beating a negative of each score
     is_pos = cells >= n_groups
     g = cells - n_groups * is_pos
     wi = np.ones(cells.shape[0]) if w is None else w

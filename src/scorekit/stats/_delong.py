@@ -25,6 +25,7 @@ from .._validation import (
     take,
     undefined,
 )
+from ..classification._area import half_below
 from ._paired import _check_alpha
 
 __all__ = ["DeLongResult", "delong_test"]
@@ -57,24 +58,21 @@ def placements(y: BoolArray, s: FloatArray) -> tuple[FloatArray, FloatArray]:
     :math:`V_{10}(x_i) = \frac1n \sum_j \psi(x_i, y_j)` for each positive,
     :math:`V_{01}(y_j) = \frac1m \sum_i \psi(x_i, y_j)` for each negative, with
     :math:`\psi(x, y) = [x > y] + \frac12 [x = y]`. One argsort of the scores;
-    the counts below each tie group are cumulative sums (the midrank identity
+    the counts below each tie group are the shared area kernel's
+    :func:`~scorekit.classification._area.half_below` (the midrank identity
     :math:`V_{10}(x_i) = (R_i - R^{+}_i)/n` of Sun & Xu, without forming ranks).
     """
     order = np.argsort(s)
     ss, yy = s[order], y[order]
-    size = s.shape[0]
     starts = np.flatnonzero(np.r_[True, ss[1:] != ss[:-1]])
-    ends = np.r_[starts[1:], size]
-    pos_end = np.cumsum(yy)[ends - 1].astype(np.float64)
-    neg_end = (ends - pos_end).astype(np.float64)
-    pos_before = np.r_[0.0, pos_end[:-1]]
-    neg_before = np.r_[0.0, neg_end[:-1]]
-    m, n = pos_end[-1], neg_end[-1]
-    lengths = ends - starts
-    below_neg = np.repeat(neg_before + (neg_end - neg_before) / 2, lengths)
-    above_pos = m - np.repeat(pos_before + (pos_end - pos_before) / 2, lengths)
+    lengths = np.diff(np.r_[starts, s.shape[0]])
+    pos = np.add.reduceat(yy, starts, dtype=np.float64)  # per distinct score, ascending
+    neg = lengths - pos
+    m, n = float(pos.sum()), float(neg.sum())
+    below_neg = np.repeat(half_below(neg), lengths)  # negatives below + half the tied
+    above_pos = m - np.repeat(half_below(pos), lengths)  # positives above + half the tied
     value = np.where(yy, below_neg / max(n, 1.0), above_pos / max(m, 1.0))
-    out = np.empty(size)
+    out = np.empty(s.shape[0])
     out[order] = value
     return out[y], out[~y]
 

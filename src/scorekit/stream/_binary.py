@@ -2,7 +2,7 @@ r"""``BinaryCurve``: the streaming front end of the binary score metrics (AUC, A
 
 The state is :class:`~scorekit.classification._curve_kernel.CurveState`, the table
 of distinct scores with the positive and negative weight at each; chunks go
-through ``_curve_from_chunk``, states merge with ``_merge_curves`` and every
+through ``curve_from_chunk``, states merge with ``merge_curves`` and every
 metric is the one-shot function's ``*_from_curve`` kernel, so results equal
 the one-shot functions on the concatenated rows.
 """
@@ -16,19 +16,20 @@ import numpy as np
 from .._codes import distinct
 from .._errors import EmptyInputError, LabelError, ParameterError
 from .._typing import AnyArray, ArrayLike, FloatArray
-from .._validation import check_count, check_option, check_probabilities, labels_1d, undefined
+from .._validation import check_count, check_option, check_probabilities, labels_1d
+from ..classification._curve_exact import encode_exact
 from ..classification._curve_kernel import (
     CurveState,
-    _ap_from_curve,
-    _auc_from_curve,
-    _bep_from_curve,
-    _curve_from_chunk,
-    _ks_from_curve,
-    _merge_curves,
-    _partial_auc,
-    _pr_from_curve,
-    _rank_loss_from_curve,
-    _roc_from_curve,
+    ap_from_curve,
+    auc_from_curve,
+    bep_from_curve,
+    curve_from_chunk,
+    ks_from_curve,
+    merge_curves,
+    partial_auc_from_curve,
+    pr_from_curve,
+    rank_loss_from_curve,
+    roc_from_curve,
 )
 from ..classification._curves import _binary_inputs
 from ..classification._operating import (
@@ -51,13 +52,13 @@ from ..classification._thresholds import (
 )
 from ._base import Accumulator, encode_array, encode_float, plain
 from ._labels import check_binary_classes, empty_chunk, union_classes
-from ._statecheck import Fields, check_decreasing, check_increasing, check_lengths
+from ._statecheck import Fields, check_decreasing, check_increasing, check_lengths, exact_part
 
 __all__ = ["BinaryCurve"]
 
-#: Rows of small chunks gathered before one ``_curve_from_chunk``: sorting 4M rows at once and
+#: Rows of small chunks gathered before one ``curve_from_chunk``: sorting 8M rows at once and
 #: merging once costs far less than merging the big table of distinct scores at every chunk.
-_BUFFER_ROWS = 1 << 22
+_BUFFER_ROWS = 1 << 23
 
 
 class BinaryCurve(Accumulator):
@@ -65,10 +66,11 @@ class BinaryCurve(Accumulator):
 
     Holds the table of distinct scores with the positive and negative weight
     at each (memory grows with the number of distinct scores, not rows; small
-    chunks are gathered up to 4M rows before they are sorted into it).
+    chunks are gathered up to 8M rows before they are sorted into it).
     ``update(y_true, y_score, sample_weight=...)`` adds a chunk; the metric
     methods equal the one-shot functions (:func:`scorekit.roc_auc`, ...) on
-    all rows seen, exactly for unit weights (every sum is an integer).
+    all rows seen, bit for bit, for any weights, chunking and merge order (the
+    weight at each score is summed exactly and rounded once).
 
     ``bins=N`` is the bounded-memory approximate mode: scores are put in
     ``N`` equal-width bins over ``range`` (the first bin also takes scores
@@ -139,7 +141,7 @@ class BinaryCurve(Accumulator):
     # -- kernel plumbing ----------------------------------------------------------
 
     def _merge_state(self, a: CurveState, b: CurveState) -> CurveState:
-        return _merge_curves(a, b)
+        return merge_curves(a, b)
 
     def _state_size(self, state: CurveState) -> int:
         return int(state.scores.size)
@@ -176,7 +178,7 @@ class BinaryCurve(Accumulator):
             self._flush()
         if y.size >= _BUFFER_ROWS:
             self._flush()
-            self._pending.push(_curve_from_chunk(y, s, w))
+            self._pending.push(curve_from_chunk(y, s, w))
             return self
         # copies: the caller may reuse its arrays once update() returns
         self._buffer.append((y.copy(), s.copy(), None if w is None else w.copy()))
@@ -196,7 +198,7 @@ class BinaryCurve(Accumulator):
             y, s = np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
             weights = [p[2] for p in parts if p[2] is not None]  # all or none (see update)
             w = np.concatenate(weights) if weights else None
-        self._pending.push(_curve_from_chunk(y, s, w))
+        self._pending.push(curve_from_chunk(y, s, w))
 
     def _absorb(self, other: Any) -> None:
         if other._classes is not None:
@@ -229,43 +231,40 @@ class BinaryCurve(Accumulator):
         if max_fpr is not None and not 0 < max_fpr <= 1:
             raise ParameterError(f"max_fpr must be in (0, 1], got {max_fpr!r}")
         if max_fpr is None or max_fpr == 1:
-            return _auc_from_curve(c)
-        if not (c.pos.sum() > 0 and c.neg.sum() > 0):
-            return undefined("roc_auc", "only one class is present in y_true")
-        fpr, tpr, _ = _roc_from_curve(c)
-        return _partial_auc(fpr, tpr, max_fpr)
+            return auc_from_curve(c)
+        return partial_auc_from_curve(c, max_fpr)
 
     def gini(self) -> float:
         """2·AUC − 1; see :func:`scorekit.gini`."""
-        return 2 * _auc_from_curve(self._curve()) - 1
+        return 2 * auc_from_curve(self._curve()) - 1
 
     def rank_loss(self) -> float:
         """Share of (positive, negative) pairs ordered wrongly; see :func:`scorekit.rank_loss`."""
-        return _rank_loss_from_curve(self._curve())
+        return rank_loss_from_curve(self._curve())
 
     def average_precision(self) -> float:
         """Average precision; see :func:`scorekit.average_precision`."""
-        return _ap_from_curve(self._curve())
+        return ap_from_curve(self._curve())
 
     def roc_curve(
         self, *, drop_intermediate: bool = False
     ) -> tuple[FloatArray, FloatArray, FloatArray]:
         """``(fpr, tpr, thresholds)``; see :func:`scorekit.roc_curve`."""
-        return _roc_from_curve(self._curve(), drop_intermediate=drop_intermediate)
+        return roc_from_curve(self._curve(), drop_intermediate=drop_intermediate)
 
     def precision_recall_curve(
         self, *, drop_intermediate: bool = False
     ) -> tuple[FloatArray, FloatArray, FloatArray]:
         """``(precision, recall, thresholds)``; see :func:`scorekit.precision_recall_curve`."""
-        return _pr_from_curve(self._curve(), drop_intermediate=drop_intermediate)
+        return pr_from_curve(self._curve(), drop_intermediate=drop_intermediate)
 
     def ks_statistic(self) -> float:
         """max(TPR − FPR) over thresholds; see :func:`scorekit.ks_statistic`."""
-        return _ks_from_curve(self._curve())
+        return ks_from_curve(self._curve())
 
     def break_even_point(self) -> float:
         """Precision where precision = recall; see :func:`scorekit.break_even_point`."""
-        return _bep_from_curve(self._curve())
+        return bep_from_curve(self._curve())
 
     def threshold_table(
         self, thresholds: ArrayLike | None = None, *, zero_division: float = float("nan")
@@ -351,7 +350,10 @@ class BinaryCurve(Accumulator):
         return {
             "curve": None
             if state is None
-            else {k: encode_array(getattr(state, k)) for k in ("scores", "pos", "neg")},
+            else {
+                **{k: encode_array(getattr(state, k)) for k in ("scores", "pos", "neg")},
+                "exact": encode_exact(state.exact, encode_array),
+            },
             "classes": None if self._classes is None else encode_array(self._classes),
             "lo": encode_float(self._lo),
             "hi": encode_float(self._hi),
@@ -360,7 +362,7 @@ class BinaryCurve(Accumulator):
 
     def _state_from_dict(self, d: dict[str, Any]) -> None:
         f = Fields(d, "state", ("curve", "classes", "lo", "hi", "loss"))
-        curve = f.sub("curve", ("scores", "pos", "neg"), optional=True)
+        curve = f.sub("curve", ("scores", "pos", "neg", "exact"), optional=True)
         classes = f.maybe_array("classes", "label")
         if classes is not None:
             check_increasing(classes, f.name("classes"))
@@ -375,8 +377,9 @@ class BinaryCurve(Accumulator):
                 curve.array(k, "f", finite=True, nonneg=k != "scores")
                 for k in ("scores", "pos", "neg")
             )
-            check_lengths("state.curve", scores=scores, pos=pos, neg=neg)
+            n = check_lengths("state.curve", scores=scores, pos=pos, neg=neg)
             check_decreasing(scores, curve.name("scores"))
-            self._pending.replace(CurveState(scores, pos, neg))
+            exact = exact_part(curve, "exact", n, pos, neg)
+            self._pending.replace(CurveState(scores, pos, neg, exact))
         self._classes = classes
         self._lo, self._hi, self._loss = lo, hi, loss

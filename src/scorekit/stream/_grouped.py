@@ -1,10 +1,10 @@
 """``GroupedCurve``: the streaming front end of GAUC (groups may span chunks).
 
-The state is :class:`~scorekit.recsys._gauc.GroupedCurveState`, the positive
+The state is :class:`~scorekit.recsys._gauc_kernel.GroupedCurveState`, the positive
 and negative weight at each distinct (group, score); chunks go through
-``_grouped_curve_from_chunk``, states merge with ``_merge_grouped_curves``
+``grouped_curve_from_chunk``, states merge with ``merge_grouped_curves``
 (entries of one group from different chunks are added) and the value is
-``_gauc_from_state``.
+``gauc_from_state``.
 """
 
 from __future__ import annotations
@@ -17,19 +17,18 @@ from .._codes import encode
 from .._errors import EmptyInputError, LabelError
 from .._typing import AnyArray, ArrayLike
 from .._validation import check_option
+from ..classification._curve_exact import encode_exact
 from ..recsys._gauc import (
     GroupAUCTable,
-    GroupedCurveState,
     GroupWeights,
     _check_weights_option,
-    _gauc_from_state,
     _gauc_inputs,
-    _grouped_curve_from_chunk,
-    _merge_grouped_curves,
+    gauc_from_state,
 )
+from ..recsys._gauc_kernel import GroupedCurveState, grouped_curve_from_chunk, merge_grouped_curves
 from ._base import Accumulator, encode_array
 from ._labels import check_binary_classes, empty_chunk, union_classes
-from ._statecheck import Fields, check_increasing, check_lengths
+from ._statecheck import Fields, check_increasing, check_lengths, exact_part
 
 __all__ = ["GroupedCurve"]
 
@@ -44,7 +43,8 @@ class GroupedCurve(Accumulator):
     scores are continuous; round the scores to bound it). ``update(y_true,
     y_score, groups, sample_weight=...)`` adds a chunk; a group's rows may
     arrive in any number of chunks. :meth:`gauc` equals
-    :func:`scorekit.gauc` on all rows seen, exactly for unit weights.
+    :func:`scorekit.gauc` on all rows seen, bit for bit, for any weights,
+    chunking and merge order (weights are summed exactly, rounded once).
 
     Parameters
     ----------
@@ -69,7 +69,7 @@ class GroupedCurve(Accumulator):
         self._strings: bool | None = None  # group ids are strings (None: nothing seen)
 
     def _merge_state(self, a: GroupedCurveState, b: GroupedCurveState) -> GroupedCurveState:
-        return _merge_grouped_curves(a, b)
+        return merge_grouped_curves(a, b)
 
     def _state_size(self, state: GroupedCurveState) -> int:
         return int(state.scores.size)
@@ -104,7 +104,7 @@ class GroupedCurve(Accumulator):
         self._check_groups(g.dtype.kind in "USO")
         self._add_classes(classes)
         group_labels, codes = encode(g, gaps=True)
-        self._pending.push(_grouped_curve_from_chunk(codes, y, s, w, group_labels))
+        self._pending.push(grouped_curve_from_chunk(codes, y, s, w, group_labels))
         return self
 
     def _absorb(self, other: Any) -> None:
@@ -129,18 +129,23 @@ class GroupedCurve(Accumulator):
     def gauc(self, *, weights: GroupWeights = "impressions") -> float:
         """GAUC of the rows seen; ``weights`` as :func:`scorekit.gauc`."""
         _check_weights_option(weights)
-        return cast(float, _gauc_from_state(self._grouped(), weights=weights))
+        return cast(float, gauc_from_state(self._grouped(), weights=weights))
 
     def group_table(self, *, weights: GroupWeights = "impressions") -> GroupAUCTable:
         """The per-group table of :func:`scorekit.gauc` (``return_groups=True``)."""
         _check_weights_option(weights)
-        result = _gauc_from_state(self._grouped(), weights=weights, return_groups=True)
+        result = gauc_from_state(self._grouped(), weights=weights, return_groups=True)
         return cast(tuple[float, GroupAUCTable], result)[1]
 
     def _state_to_dict(self) -> dict[str, Any]:
         s = self._state()
         return {
-            "curve": None if s is None else {k: encode_array(getattr(s, k)) for k in _FIELDS},
+            "curve": None
+            if s is None
+            else {
+                **{k: encode_array(getattr(s, k)) for k in _FIELDS},
+                "exact": encode_exact(s.exact, encode_array),
+            },
             "classes": None if self._classes is None else encode_array(self._classes),
             "strings": self._strings,
         }
@@ -155,7 +160,7 @@ class GroupedCurve(Accumulator):
                     "classes", f"holds {classes.size} classes; a binary state has 2 at most"
                 )
         strings = f.boolean("strings", optional=True)
-        curve = f.sub("curve", _FIELDS, optional=True)
+        curve = f.sub("curve", (*_FIELDS, "exact"), optional=True)
         if curve is not None:
             groups = curve.array("groups", "label")
             offsets = curve.array("offsets", "i")
@@ -171,6 +176,7 @@ class GroupedCurve(Accumulator):
             group_of = np.repeat(np.arange(groups.size), np.diff(offsets))
             if n > 1 and not np.all((scores[1:] > scores[:-1]) | (group_of[1:] != group_of[:-1])):
                 raise curve.fail("scores", "must be strictly increasing within each group")
-            self._pending.replace(GroupedCurveState(groups, offsets, scores, pos, neg))
+            exact = exact_part(curve, "exact", n, pos, neg)
+            self._pending.replace(GroupedCurveState(groups, offsets, scores, pos, neg, exact))
         self._classes = classes
         self._strings = strings

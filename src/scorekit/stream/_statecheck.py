@@ -223,3 +223,45 @@ def check_lengths(name: str, **arrays: AnyArray) -> int:
 def _show(value: Any) -> str:
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+def exact_part(fields: Fields, key: str, n: int, pos: AnyArray, neg: AnyArray) -> Any:
+    """The exact per-entry class weights of a curve state (or ``None``), checked field by field.
+
+    ``index`` must be strictly increasing codes of the ``n`` curve entries; the
+    limb sums must be a well-formed table of two segments per entry, and each
+    must round to the float weight the state stores (``pos``/``neg``) — a state
+    whose exact and rounded parts disagree is corrupt.
+    """
+    from .._limbs import SegmentSums
+    from ..classification._curve_exact import ExactPart
+
+    raw = fields.raw(key)
+    if raw is None:
+        return None
+    part = Fields(raw, fields.name(key), ("index", "sums"))
+    index = part.array("index", "i")
+    if index.size and (index.min() < 0 or index.max() >= n or (np.diff(index) <= 0).any()):
+        raise part.fail("index", f"must be strictly increasing entries in [0, {n})")
+    sums = Fields(part.raw("sums"), part.name("sums"), ("low", "limbs", "special"))
+    low = sums.integer("low", -(2**20), 2**20)
+    special_text = sums.raw("special")
+    limbs_raw = sums.raw("limbs")
+    if not isinstance(special_text, list) or len(special_text) != 2 * index.size:
+        raise sums.fail("special", f"must hold {2 * index.size} float.hex strings")
+    if not isinstance(limbs_raw, list) or len(limbs_raw) != 2 * index.size:
+        raise sums.fail("limbs", f"must hold {2 * index.size} rows")
+    try:
+        special = np.array([float.fromhex(v) for v in special_text], dtype=np.float64)
+        limbs = np.array(limbs_raw, dtype=np.int64)
+    except (TypeError, ValueError, OverflowError):
+        raise sums.fail(
+            "limbs", "must be rows of integers (and special float.hex strings)"
+        ) from None
+    if limbs.ndim != 2 or limbs.shape[1] > 80:
+        raise sums.fail("limbs", f"must be a table of at most 80 limbs per row, got {limbs.shape}")
+    exact = ExactPart(index, SegmentSums(low, limbs, special))
+    p, q = exact.rounded()
+    if not (np.array_equal(p, pos[index]) and np.array_equal(q, neg[index])):
+        raise part.fail("sums", "do not round to the state's weights (corrupt state)")
+    return exact

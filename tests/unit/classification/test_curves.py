@@ -236,14 +236,14 @@ def test_chunked_curve_merge_equals_one_shot(case, cuts):
     y, s, _ = case
     y, s = np.asarray(y, bool), np.asarray(s, float) / 4
     edges = sorted({0, len(y), *(c % (len(y) + 1) for c in cuts)})
-    state = kc._curve_from_chunk(y[:0], s[:0])
+    state = kc.curve_from_chunk(y[:0], s[:0])
     for a, b in itertools.pairwise(edges):
-        state = kc._merge_curves(state, kc._curve_from_chunk(y[a:b], s[a:b]))
-    one_shot = kc._curve_from_chunk(y, s)
+        state = kc.merge_curves(state, kc.curve_from_chunk(y[a:b], s[a:b]))
+    one_shot = kc.curve_from_chunk(y, s)
     for field in ("scores", "pos", "neg"):
         np.testing.assert_array_equal(getattr(state, field), getattr(one_shot, field))
-    assert kc._auc_from_curve(state) == sk.roc_auc(y, s)
-    assert kc._ap_from_curve(state) == sk.average_precision(y, s)
+    assert kc.auc_from_curve(state) == sk.roc_auc(y, s)
+    assert kc.ap_from_curve(state) == sk.average_precision(y, s)
 
 
 def _merge_by_unique(a, b):
@@ -265,11 +265,13 @@ def test_merge_of_sorted_scores_equals_a_full_re_sort(left, right, seed):
 
     def state(scores):
         s = np.array(scores, float)
-        y, w = rng.random(s.size) < 0.5, rng.random(s.size) + 0.1  # argsort path keeps -0.0
-        return kc._curve_from_chunk(y, s, w)
+        # whole weights: the reference's float addition is then exact (fractional weights are
+        # summed exactly by the merge, rounded once: see test_curve_exactness.py)
+        y, w = rng.random(s.size) < 0.5, rng.integers(1, 9, s.size).astype(float)
+        return kc.curve_from_chunk(y, s, w)
 
     a, b = state(left), state(right)
-    got, want = kc._merge_curves(a, b), _merge_by_unique(a, b)
+    got, want = kc.merge_curves(a, b), _merge_by_unique(a, b)
     for field in ("scores", "pos", "neg"):
         np.testing.assert_array_equal(getattr(got, field), getattr(want, field))
     assert not np.signbit(got.scores).any() or (got.scores < 0).any()  # -0.0 became 0.0
@@ -279,7 +281,7 @@ def test_merge_of_sorted_scores_equals_a_full_re_sort(left, right, seed):
 def test_auc_and_rank_loss_exact_with_huge_integer_counts():
     # Odd counts up to 2**50 (P, N below 2**53), so 2·P·N ≈ 2**103: float64 sums of the
     # half-integer pair counts lose the low bits. The kernel counts pairs in integers and
-    # rounds once, as the fast path _binary_auc rounds its own integer count: (2·U) / 2 as
+    # rounds once, as the fast path binary_auc rounds its own integer count: (2·U) / 2 as
     # a Python true division.
     rng = np.random.default_rng(2)
     pos = rng.integers(2**40, 2**50, 4) | 1
@@ -290,7 +292,7 @@ def test_auc_and_rank_loss_exact_with_huge_integer_counts():
     twice_u = sum(n[g] * (2 * before[g] + p[g]) for g in range(4))  # exact, Python ints
     n_pos, n_neg = float(sum(p)), float(sum(n))
     want = float(np.float64(twice_u / 2) / (np.float64(n_pos) * np.float64(n_neg)))
-    assert kc._auc_from_curve(c) == want
+    assert kc.auc_from_curve(c) == want
     # the float64 formula of small states gives another AUC here: this test can fail
     tp_before = np.cumsum(c.pos) - c.pos
     naive = float(np.sum(c.neg * (tp_before + c.pos / 2)))
@@ -298,7 +300,7 @@ def test_auc_and_rank_loss_exact_with_huge_integer_counts():
     before_neg = [sum(n[:g]) for g in range(4)]
     twice_l = sum(p[g] * (2 * before_neg[g] + n[g]) for g in range(4))
     want_loss = float(np.float64(twice_l / 2) / (np.float64(n_pos) * np.float64(n_neg)))
-    assert kc._rank_loss_from_curve(c) == want_loss
+    assert kc.rank_loss_from_curve(c) == want_loss
 
 
 def test_auc_of_a_large_integer_state_equals_the_fast_path():
@@ -307,7 +309,7 @@ def test_auc_of_a_large_integer_state_equals_the_fast_path():
     rng = np.random.default_rng(3)
     s = np.round(rng.random(12_000_000 // 64), 3)
     y = rng.random(s.size) < 0.5
-    c = kc._curve_from_chunk(y, s)
+    c = kc.curve_from_chunk(y, s)
     scale = 2**12  # the same curve, every count times 2**12: int64 pair counts
     big = kc.CurveState(c.scores, c.pos * scale, c.neg * scale)
     assert 2.0**53 <= 2 * big.pos.sum() * big.neg.sum() < 2.0**63
@@ -317,7 +319,7 @@ def test_auc_of_a_large_integer_state_equals_the_fast_path():
         twice += ng * (2 * tp + pg)
         tp += pg
     want = float(np.float64(twice / 2) / (np.float64(sum(p)) * np.float64(sum(n))))
-    assert kc._auc_from_curve(big) == want
+    assert kc.auc_from_curve(big) == want
 
 
 @pytest.mark.parametrize(
@@ -332,8 +334,8 @@ def test_auc_of_a_large_integer_state_equals_the_fast_path():
 def test_every_sort_path_matches_argsort_path(scores):
     y = np.array([True, False, False, True, False, True])
     s = np.array(scores)
-    packed = kc._curve_from_chunk(y, s)
-    argsorted = kc._curve_from_chunk(y, s, np.ones(s.size))
+    packed = kc.curve_from_chunk(y, s)
+    argsorted = kc.curve_from_chunk(y, s, np.ones(s.size))
     np.testing.assert_array_equal(packed.scores, argsorted.scores)
     np.testing.assert_array_equal(packed.pos, argsorted.pos)
     np.testing.assert_array_equal(packed.neg, argsorted.neg)
@@ -349,9 +351,9 @@ def test_fast_paths_equal_the_kernel_exactly(ties):
         s = np.clip(rng.normal(0.5, 0.4, 5000), 0.0, 1.0)
     elif ties == "heavy":  # few distinct scores
         s = np.round(s, 2)
-    state = kc._curve_from_chunk(y, s, np.ones(s.size))
-    assert kc._binary_auc(y, s, None) == kc._auc_from_curve(state)
-    assert kc._binary_ap(y, s, None) == kc._ap_from_curve(state)
+    state = kc.curve_from_chunk(y, s, np.ones(s.size))
+    assert kc.binary_auc(y, s, None) == kc.auc_from_curve(state)
+    assert kc.binary_ap(y, s, None) == kc.ap_from_curve(state)
 
 
 def test_average_precision_positive_after_a_run_of_ties():
@@ -376,7 +378,7 @@ def test_zero_weight_rows_are_dropped_like_sklearn():
 
 def test_log_loss_from_curve_equals_log_loss():
     y, p = np.array([1, 0, 1, 1, 0]), np.array([0.9, 0.2, 0.2, 1.0, 0.0])
-    state = kc._curve_from_chunk(y.astype(bool), p)
+    state = kc.curve_from_chunk(y.astype(bool), p)
     assert _log_loss_from_curve(state) == sk.log_loss(y, p)  # the same fixed-point integers
 
 
@@ -412,9 +414,7 @@ def test_units_total_is_exact(count_bits):
 
 def test_threshold_table_from_merged_curve():
     y, s = np.array([True, False, True, False]), np.array([0.9, 0.5, 0.5, 0.1])
-    merged = kc._merge_curves(
-        kc._curve_from_chunk(y[:2], s[:2]), kc._curve_from_chunk(y[2:], s[2:])
-    )
+    merged = kc.merge_curves(kc.curve_from_chunk(y[:2], s[:2]), kc.curve_from_chunk(y[2:], s[2:]))
     table = _threshold_table_from_curve(merged)
     assert table.tp.tolist() == [1, 2, 2]
     assert table.fp.tolist() == [0, 1, 2]

@@ -1,0 +1,187 @@
+r"""The area from per-threshold counts: the one AUC step every AUC-family kernel ends in.
+
+With :math:`a_g` and :math:`b_g` the weight of the two classes at the g-th
+distinct score (in the array's order) and :math:`A_{<g}` the ``a`` weight
+before g, the Mann–Whitney area is
+
+.. math:: U = \sum_g b_g \,(A_{<g} + a_g / 2), \qquad \mathrm{AUC} = U / (A B)
+
+(:func:`half_below` is the bracket, :func:`half_pairs` the sum). ``roc_auc``,
+``rank_loss`` and ``BinaryCurve`` (:func:`pair_fraction`), GAUC
+(:func:`segment_pair_fractions`), the bootstrap's per-resample tables and
+DeLong's placement values all use these.
+
+Exact and scale-free (:func:`pair_fraction`): the weights are first brought to
+the coarsest common power-of-two grid (and divided by the greatest common
+divisor of the integers there, so equal weights count as unit weights); when
+the integers stay below
+:math:`2^{62}` the area is counted in integers (a 128-bit dot product, no
+overflow at any size) and rounded once, otherwise it is computed in floats
+after scaling the largest total to [0.5, 1). Either way, multiplying every
+weight by a power of two changes nothing, not even the last bit, and neither
+:math:`A B` nor :math:`U` can overflow or underflow.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._errors import ParameterError
+from .._typing import FloatArray, IntArray
+
+__all__ = [
+    "auc_value",
+    "half_below",
+    "half_pairs",
+    "pair_fraction",
+    "segment_half_pairs",
+    "segment_pair_fractions",
+]
+
+_MASK32 = np.uint64(0xFFFFFFFF)
+_S32 = np.uint64(32)
+#: Float64 sums of half-integers are exact below this (2·A·B < 2**53).
+_FLOAT_EXACT = float(2**53)
+
+
+def half_below(a: FloatArray) -> FloatArray:
+    """:math:`A_{<g} + a_g/2` along the last axis: weight before each entry, its own half.
+
+    >>> half_below(np.array([1.0, 2.0, 1.0])).tolist()
+    [0.5, 2.0, 3.5]
+    """
+    out: FloatArray = np.cumsum(a, axis=-1)
+    out -= a / 2
+    return out
+
+
+def half_pairs(a: FloatArray, b: FloatArray) -> FloatArray:
+    r""":math:`\sum_g b_g (A_{<g} + a_g/2)` along the last axis (float; batched over leading axes).
+
+    >>> float(half_pairs(np.array([1.0, 0.0]), np.array([0.0, 1.0])))
+    1.0
+    """
+    out: FloatArray = np.sum(b * half_below(a), axis=-1)
+    return out
+
+
+def auc_value(numerator: float, n_a: float, n_b: float) -> float:
+    """``numerator / (n_a · n_b)``, the last step shared by every AUC path."""
+    return float(np.float64(numerator) / (np.float64(n_a) * np.float64(n_b)))
+
+
+def _grid(a: FloatArray, b: FloatArray) -> int:
+    """The largest ``e`` with every entry of ``a`` and ``b`` a multiple of ``2**e``."""
+    x = np.concatenate([a[a > 0], b[b > 0]])
+    m, e = np.frexp(x)  # x = m 2**e, m in [0.5, 1): m 2**53 is an integer
+    units = np.ldexp(m, 53).astype(np.int64)
+    lowest = units & -units  # its lowest set bit
+    return int(np.min(e - 53 + np.frexp(lowest.astype(np.float64))[1] - 1))
+
+
+def _exact_dot(x: IntArray, y: IntArray) -> int:
+    """``Σ x·y`` exactly for non-negative int64 arrays (32-bit limbs, 64-bit partial sums)."""
+    xu, yu = x.view(np.uint64), y.view(np.uint64)
+    x_hi, x_lo = xu >> _S32, xu & _MASK32
+    y_hi, y_lo = yu >> _S32, yu & _MASK32
+    total = 0
+    for part, shift in ((x_hi * y_hi, 64), (x_hi * y_lo, 32), (x_lo * y_hi, 32), (x_lo * y_lo, 0)):
+        # each product < 2**64: sum its halves apart (fewer than 2**32 terms each)
+        for start in range(0, part.size, 1 << 31):
+            chunk = part[start : start + (1 << 31)]
+            hi = int(np.sum(chunk >> _S32, dtype=np.uint64))
+            lo = int(np.sum(chunk & _MASK32, dtype=np.uint64))
+            total += ((hi << 32) + lo) << shift
+    return total
+
+
+def _check_totals(total_a: float, total_b: float) -> None:
+    if not (np.isfinite(total_a) and np.isfinite(total_b)):
+        raise ParameterError(
+            "sample_weight sums overflow float64 (the total weight is infinite); scale the "
+            "weights down (the AUC does not change when every weight is multiplied by 2**-k)"
+        )
+
+
+def pair_fraction(a: FloatArray, b: FloatArray) -> float | None:
+    r""":math:`\sum_g b_g (A_{<g} + a_g/2) / (A B)`, exact and scale-free; ``None`` if A or B is 0.
+
+    ``a``/``b``: non-negative weight of each class per distinct score. See the
+    module docstring for the integer and the float paths.
+
+    >>> pair_fraction(np.array([1.0, 1.0, 0.0]), np.array([0.0, 1.0, 1.0]))
+    0.875
+    >>> pair_fraction(np.array([3e18, 3e18, 0.0]), np.array([0.0, 3e18, 3e18]))
+    0.875
+    """
+    total_a, total_b = float(np.sum(a)), float(np.sum(b))
+    if not (total_a > 0 and total_b > 0):
+        return None
+    _check_totals(total_a, total_b)
+    ai = bi = None
+    if max(total_a, total_b) < 2.0**61:  # whole weights (counts): no grid to find
+        ai, bi = a.astype(np.int64), b.astype(np.int64)
+        if not (np.array_equal(ai, a) and np.array_equal(bi, b)):
+            ai = bi = None
+    e = 0 if ai is not None else _grid(a, b)
+    if ai is None and np.ldexp(max(total_a, total_b), -e) < 2.0**61:  # integers on the grid
+        ai = np.ldexp(a, -e).astype(np.int64)
+        bi = np.ldexp(b, -e).astype(np.int64)
+    if ai is not None and bi is not None:  # sums in int64
+        unit = bool(np.any(ai == 1) or np.any(bi == 1))
+        common = 1 if unit else int(np.gcd.reduce(np.concatenate([ai, bi])))
+        if common > 1:  # equal weights count as unit weights, whatever their value
+            ai //= common
+            bi //= common
+        n_a, n_b = int(ai.sum()), int(bi.sum())
+        twice = np.cumsum(ai)  # 2 · (a before g) + a_g <= 2 A < 2**63
+        twice *= 2
+        twice -= ai
+        small = 2.0 * n_a * n_b < 2.0**62  # np.dot cannot overflow
+        count = int(np.dot(bi, twice)) if small else _exact_dot(bi, twice)
+        return auc_value(count / 2, n_a, n_b)
+    k = int(np.frexp(max(total_a, total_b))[1])
+    an, bn = np.ldexp(a, -k), np.ldexp(b, -k)
+    return auc_value(float(half_pairs(an, bn)), float(an.sum()), float(bn.sum()))
+
+
+def segment_half_pairs(a: FloatArray, b: FloatArray, offsets: IntArray) -> FloatArray:
+    r""":math:`\sum_g b_g (A_{<g} + a_g/2)` within each segment ``offsets[i]:offsets[i+1]`` (non-empty)."""
+    starts = offsets[:-1]
+    cum = np.cumsum(a)
+    before_seg = np.repeat(cum[starts] - a[starts], np.diff(offsets))  # earlier segments' weight
+    below = cum - before_seg
+    below -= a / 2
+    u: FloatArray = np.add.reduceat(b * below, starts)
+    return u
+
+
+def segment_pair_fractions(
+    a: FloatArray, b: FloatArray, offsets: IntArray
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    r"""Per segment ``offsets[i]:offsets[i+1]`` (non-empty): ``(A, B, U / (A B))``, nan where A or B is 0.
+
+    Each segment is scaled by its own power of two first (its largest entry
+    brought to [0.5, 1)), so no segment's :math:`A B` overflows or underflows
+    and scaling all weights by a power of two changes no bit. Unit weights are
+    counted exactly (all partial sums are integers below :math:`2^{53}`).
+
+    >>> a, b = np.array([1.0, 0.0, 2.0, 0.0]), np.array([0.0, 1.0, 0.0, 2.0])
+    >>> segment_pair_fractions(a, b, np.array([0, 2, 4]))[2].tolist()
+    [1.0, 1.0]
+    """
+    if offsets.size < 2:
+        empty = np.zeros(0)
+        return empty, empty, empty
+    starts = offsets[:-1]
+    exp = np.frexp(np.maximum.reduceat(np.maximum(a, b), starts))[1]
+    exp_of = np.repeat(exp, np.diff(offsets))
+    an, bn = np.ldexp(a, -exp_of), np.ldexp(b, -exp_of)
+    n_a = np.add.reduceat(an, starts)
+    n_b = np.add.reduceat(bn, starts)
+    u = segment_half_pairs(an, bn, offsets)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        frac = np.where((n_a > 0) & (n_b > 0), u / (n_a * n_b), np.nan)
+    total_a, total_b = np.ldexp(n_a, exp), np.ldexp(n_b, exp)
+    _check_totals(float(np.sum(total_a)), float(np.sum(total_b)))
+    return total_a, total_b, frac
