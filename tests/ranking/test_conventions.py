@@ -16,8 +16,13 @@ from hypothesis import strategies as st
 
 from scorekit import EmptyInputError, ParameterError
 from scorekit.ranking import Qrels, Run, evaluate
-from scorekit.ranking._average import SUPPORTED
 from scorekit.ranking._conventions import PRESETS, Conventions, resolve_conventions
+from scorekit.ranking._measures import MEASURES
+
+SUPPORTED = sorted(
+    (d.name for d in MEASURES if d.tied is not None and d.name != "runid"),
+    key=str.lower,
+)
 
 ALL = ["all_trec", "nDCG@3", "AP@3", "RR@2", "hit_rate@3", "dcg", "micro_set_F"]
 

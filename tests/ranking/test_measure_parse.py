@@ -143,9 +143,9 @@ def test_measures_are_frozen():
         m.family = "map"  # type: ignore[misc]
 
 
-_CUT_INT = [d.name for d in MEASURES if d.params == "cut_int"]
-_CUT_FLOAT = [d.name for d in MEASURES if d.params == "cut_float"]
-_PLAIN = [d.name for d in MEASURES if d.params == "none"]
+_CUT_INT = [d.name for d in MEASURES if d.syntax == "cut_int"]
+_CUT_FLOAT = [d.name for d in MEASURES if d.syntax == "cut_float"]
+_PLAIN = [d.name for d in MEASURES if d.syntax == "none"]
 
 
 @st.composite
@@ -223,7 +223,7 @@ def test_no_measures():
         ("hit_rate", "needs a cutoff"),
         ("R", "needs a cutoff"),
         ("AP(p=0.5)", "unknown parameter 'p'"),
-        ("map@10", "takes no '@' cutoff"),
+        ("num_q@10", "takes no '@' cutoff"),
     ],
 )
 def test_bad_parameters(text, message):

@@ -199,22 +199,6 @@ def _levels(qrels: Qrels, qrels_code: IntArray) -> tuple[IntArray, IntArray, Int
     return key // width, key % width, count.astype(np.int64)
 
 
-def _micro(ctx: Context, m: Measure) -> float:
-    def ratio(num: IntArray, den: IntArray) -> float:
-        d = float(den.sum())
-        return float(num.sum()) / d if d > 0 else 0.0
-
-    if m.family == "hit_rate":
-        return ratio(ctx.relevant_upto(int(m.params[0])), ctx.num_rel)
-    p = ratio(ctx.num_rel_ret, ctx.num_ret)
-    r = ratio(ctx.num_rel_ret, ctx.num_rel)
-    if m.family == "micro_set_P":
-        return p
-    if m.family == "micro_set_recall":
-        return r
-    return 2 * p * r / (p + r) if p + r > 0 else 0.0
-
-
 def evaluate(
     qrels: Qrels,
     run: Run,
@@ -359,7 +343,7 @@ def compute(
         kernel = average_kernel(m) if state.tie_start is not None else m.definition.kernel
         v: PerQuery = np.zeros(ctx.n_q) if kernel is None else kernel(ctx, m.params)
         values[m] = v
-        summary[m] = summarize(m, v, ctx.n_q, lambda mm: _micro(ctx, mm))
+        summary[m] = summarize(m, v, ctx.n_q, ctx)
     return RankingResult(
         tuple(decode(state.qids)),
         tuple(k for k, _ in requests),

@@ -300,3 +300,30 @@ def relstring(ctx: Context, params: tuple[Any, ...]) -> list[str]:
     text = _REL_CHARS[idx].tobytes().decode("ascii")
     bounds = np.concatenate([[0], np.cumsum(depth)]).tolist()
     return [text[bounds[i] : bounds[i + 1]] for i in range(ctx.n_q)]
+
+
+# ------------------------------------------------- micro summaries (totals)
+def _ratio(num: Any, den: Any) -> float:
+    d = float(np.sum(den))
+    return float(np.sum(num)) / d if d > 0 else 0.0
+
+
+def micro_hit_rate(ctx: Context, params: tuple[Any, ...]) -> float:
+    """Relevant documents in the top k over relevant documents, both summed over queries."""
+    return _ratio(ctx.relevant_upto(int(params[0])), ctx.num_rel)
+
+
+def micro_set_P(ctx: Context, params: tuple[Any, ...]) -> float:
+    """Relevant retrieved over retrieved, both summed over queries."""
+    return _ratio(ctx.num_rel_ret, ctx.num_ret)
+
+
+def micro_set_recall(ctx: Context, params: tuple[Any, ...]) -> float:
+    """Relevant retrieved over relevant, both summed over queries."""
+    return _ratio(ctx.num_rel_ret, ctx.num_rel)
+
+
+def micro_set_F(ctx: Context, params: tuple[Any, ...]) -> float:
+    """Harmonic mean of :func:`micro_set_P` and :func:`micro_set_recall`."""
+    p, r = micro_set_P(ctx, params), micro_set_recall(ctx, params)
+    return 2 * p * r / (p + r) if p + r > 0 else 0.0

@@ -25,17 +25,16 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from .._errors import ParameterError, UnknownMeasureError
-from ._measures import BY_NAME, MEASURES, NICKNAMES, Measure, MeasureDef, known_measures
+from ._measures import MEASURES, NICKNAMES, Measure, MeasureDef, known_measures
 
 __all__ = ["parse_measure"]
 
 _LOWER = {d.name.lower(): d for d in MEASURES}
-_ALIAS_AT = {d.alias.lower(): d for d in MEASURES if d.alias and d.alias_at}
-_ALIAS_BARE = {d.alias.lower(): d for d in MEASURES if d.alias and not d.alias_at}
-_ALIAS_AT.update({"iprec": BY_NAME["iprec_at_recall"], "r": BY_NAME["recall"]})
+_ALIAS_AT = {a.lower(): d for d in MEASURES if d.at for a in d.aliases}
+_ALIAS_BARE = {a.lower(): d for d in MEASURES if not d.at for a in d.aliases}
 _ALIAS_RE = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)\s*(?:\((.*)\))?\s*(?:@\s*([^@]+))?$")
 _INT_RE = re.compile(r"^\s*[+-]?\d+")
-_BY_LENGTH = sorted((d for d in MEASURES if d.params != "none"), key=lambda d: -len(d.name))
+_BY_LENGTH = sorted((d for d in MEASURES if d.syntax != "none"), key=lambda d: -len(d.name))
 
 
 def _error(text: str, why: str = "") -> UnknownMeasureError:
@@ -91,12 +90,9 @@ def _cut_floats(text: str, name: str) -> list[float]:
     return values
 
 
-_FLOAT_COUNTS = {"utility": (4, 4), "set_F": (1, 1), "relstring": (1, 1), "11pt_avg": (1, 10**6)}
-
-
 def _floats(text: str, d: MeasureDef) -> tuple[float, ...]:
     values = tuple(_number(t, d.name) for t in _tokens(text, d.name))
-    lo, hi = _FLOAT_COUNTS[d.name]
+    lo, hi = d.arity
     if not lo <= len(values) <= hi:
         want = str(lo) if lo == hi else f"at least {lo}"
         raise ParameterError(f"measure {d.name!r} takes {want} parameter(s), got {len(values)}")
@@ -112,9 +108,8 @@ def _pairs(text: str, d: MeasureDef) -> tuple[tuple[str, float], ...]:
             raise ParameterError(
                 f"measure {d.name!r}: parameters are 'grade=gain' pairs, got {tok!r}"
             )
-        allowed_p = d.name in ("rbp", "rbp_resid") and key == "p"
-        if not allowed_p and not re.fullmatch(r"[+-]?\d+", key):
-            real = "'p' or integer grades" if d.name in ("rbp", "rbp_resid") else "integer grades"
+        if key not in d.keys and not re.fullmatch(r"[+-]?\d+", key):
+            real = " or ".join([*(repr(k) for k in d.keys), "integer grades"])
             raise ParameterError(f"measure {d.name!r}: unknown parameter {key!r} (expected {real})")
         out.append((key, _number(value, d.name)))
     return tuple(out)
@@ -123,19 +118,19 @@ def _pairs(text: str, d: MeasureDef) -> tuple[tuple[str, float], ...]:
 def _with_params(d: MeasureDef, text: str) -> tuple[Measure, ...]:
     """Measures of family ``d`` with trec_eval parameter text (after the dot)."""
     text = text.strip()
-    if d.params == "none":
+    if d.syntax == "none":
         raise ParameterError(f"measure {d.name!r} takes no parameters, got {text!r}")
-    if d.params == "cut_int":
+    if d.syntax == "cut_int":
         return tuple(Measure(d.name, (c,)) for c in _cut_ints(text, d.name))
-    if d.params == "cut_float":
+    if d.syntax == "cut_float":
         return tuple(Measure(d.name, (c,)) for c in _cut_floats(text, d.name))
-    if d.params == "floats":
+    if d.syntax == "floats":
         return (Measure(d.name, _floats(text, d), text),)
     return (Measure(d.name, _pairs(text, d), text),)
 
 
 def _defaults(d: MeasureDef) -> tuple[Measure, ...]:
-    if d.params in ("cut_int", "cut_float"):
+    if d.syntax in ("cut_int", "cut_float"):
         if not d.defaults:
             raise ParameterError(f"measure {d.name!r} needs a cutoff, e.g. {d.fmt.format(10)!r}")
         return tuple(Measure(d.name, (c,)) for c in d.defaults)
@@ -148,9 +143,9 @@ def _check_at(text: str, d: MeasureDef, at: str) -> None:
     (trec_eval's dotted syntax truncates ``P.10.5`` to 10; the '@' aliases do not guess.)
     """
     value = at.strip()
-    if d.params == "cut_int" and not re.fullmatch(r"\d+", value):
+    if d.syntax == "cut_int" and not re.fullmatch(r"\d+", value):
         raise ParameterError(f"measure {text!r}: the cutoff after '@' must be a whole number")
-    if d.params == "cut_float":
+    if d.syntax == "cut_float":
         level = _number(value, d.name)
         if not 0 <= level <= 1:
             raise ParameterError(f"measure {text!r}: the recall level must lie in [0, 1]")
@@ -162,7 +157,7 @@ def _alias(text: str) -> tuple[Measure, ...] | None:
         return None
     name, args, at = m.group(1).lower(), m.group(2), m.group(3)
     family_at = _ALIAS_AT.get(name)
-    if family_at is None and name in _LOWER and _LOWER[name].params in ("cut_int", "cut_float"):
+    if family_at is None and name in _LOWER and _LOWER[name].syntax in ("cut_int", "cut_float"):
         family_at = _LOWER[name]
     bare = _ALIAS_BARE.get(name) or (_LOWER.get(name) if name in _LOWER else None)
     if family_at is None and bare is None:
@@ -176,12 +171,12 @@ def _alias(text: str) -> tuple[Measure, ...] | None:
                 if at is not None:
                     raise ParameterError(f"measure {text!r} gives the cutoff twice")
                 at = value
-            elif bare is not None and bare.params == "pairs" and eq:
+            elif bare is not None and bare.syntax == "pairs" and eq:
                 extra.append(f"{key}={value}")
             else:
                 real = ["cutoff"] if family_at is not None else []
-                if bare is not None and bare.params == "pairs":
-                    real.append("p" if bare.name.startswith("rbp") else "<grade>")
+                if bare is not None and bare.syntax == "pairs":
+                    real.extend([*bare.keys, "<grade>"])
                 raise ParameterError(
                     f"measure {text!r}: unknown parameter {key!r}; known: {', '.join(real) or 'none'}"
                 )
