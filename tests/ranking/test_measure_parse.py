@@ -82,7 +82,7 @@ def test_printed_names_parse_back(printed):
         ("map_cut@10", "map_cut_10"),
         ("SetP", "set_P"),
         ("NumRelRet", "num_rel_ret"),
-        ("RBP(p=0.8)", "rbp_p=0.8"),
+        ("rbp(p=0.8)", "rbp_p=0.8"),
     ],
 )
 def test_aliases(alias, trec):

@@ -32,6 +32,7 @@ from .._errors import EmptyInputError, ParameterError
 from .._typing import AnyArray, IntArray
 from ._average import AverageContext, check_supported
 from ._average import kernel as average_kernel
+from ._contexts import Contexts
 from ._conventions import Conventions, check_gain_grades, resolve_conventions
 from ._data import Qrels, Run
 from ._ids import decode, hash_ids, padded, words
@@ -313,6 +314,12 @@ def check_options(rel_level: Any, max_docs: Any) -> None:
         raise ParameterError(f"max_docs must be None or an integer >= 0, got {max_docs!r}")
 
 
+def _context(state: RankedState, rel_level: int, conv: Conventions) -> Context:
+    if state.tie_start is not None:
+        return AverageContext(state, rel_level, conv)
+    return Context(state, rel_level, conv.gain, conv)
+
+
 def compute(
     state: RankedState,
     requests: list[tuple[str, Measure]],
@@ -329,17 +336,15 @@ def compute(
     kernels of :mod:`._average`.
     """
     conv = resolve_conventions(gain=gain) if conventions is None else conventions
-    ctx: Context
     if state.tie_start is not None:
         check_supported(requests, state)
-        ctx = AverageContext(state, rel_level, conv)
-    else:
-        ctx = Context(state, rel_level, conv.gain, conv)
+    contexts = Contexts(state, rel_level, conv, _context)
     values: dict[Measure, PerQuery] = {}
     summary: dict[Measure, object] = {}
     for _, m in requests:
         if m in values:
             continue
+        ctx = contexts.get(m.options)
         kernel = average_kernel(m) if state.tie_start is not None else m.definition.kernel
         v: PerQuery = np.zeros(ctx.n_q) if kernel is None else kernel(ctx, m.params)
         values[m] = v

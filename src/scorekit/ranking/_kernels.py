@@ -130,6 +130,24 @@ def hit_rate(ctx: Context, params: tuple[Any, ...]) -> FloatArray:
     return recall(ctx, params)
 
 
+def hits(ctx: Context, params: tuple[Any, ...]) -> FloatArray:
+    """Ranx's hits@k: the number of relevant documents in the top k."""
+    return ctx.relevant_upto(int(params[0])).astype(np.float64)
+
+
+def f1(ctx: Context, params: tuple[Any, ...]) -> FloatArray:
+    """Ranx's f1@k: the harmonic mean of P@k and recall@k of each query (0 when both are 0)."""
+    p, r = P(ctx, params), recall(ctx, params)
+    return _div(2.0 * p * r, p + r)
+
+
+def judged(ctx: Context, params: tuple[Any, ...]) -> FloatArray:
+    """ir_measures' Judged@k: judged documents in the top k over min(k, retrieved)."""
+    k = ctx.num_ret if params[0] is None else np.minimum(int(params[0]), ctx.num_ret)
+    in_qrels = ctx.count_upto(np.flatnonzero(ctx.state.rel != NONPOOL), k)
+    return _div(in_qrels, k)
+
+
 def Rprec(ctx: Context, params: tuple[Any, ...]) -> FloatArray:
     return _div(ctx.relevant_upto(ctx.num_rel), ctx.num_rel)
 
@@ -200,6 +218,14 @@ def bpref(ctx: Context, params: tuple[Any, ...]) -> FloatArray:
     frac = np.minimum(nonrel, big_r).astype(np.float64) / np.where(nonrel > 0, den, 1.0)
     w = np.where(nonrel > 0, 1.0 - frac, 1.0)
     return _div(_per_query(ctx, q, w), ctx.num_rel)
+
+
+def yaap(ctx: Context, params: tuple[Any, ...]) -> FloatArray:
+    """trec_eval's yaap (Robertson 2012): log((1 + S) / (1 + R - S)), S the sum of precisions."""
+    _, q, _ = ctx.relevant
+    total = _per_query(ctx, q, _precision_at_relevant(ctx))
+    out: FloatArray = np.log((1.0 + total) / (1.0 + ctx.num_rel.astype(np.float64) - total))
+    return out
 
 
 def gm_bpref(ctx: Context, params: tuple[Any, ...]) -> FloatArray:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from . import _average as a
+from . import _cascade as c
 from . import _gains as g
 from . import _kernels as k
 
@@ -102,6 +103,7 @@ class MeasureDef:
     sets: frozenset[str] = frozenset({"all_trec"})
     trec: bool = True  # a trec_eval measure (else scorekit's own)
     aliases: tuple[str, ...] = ()  # ir_measures / ranx names; the first one is printed
+    variants: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...] = ()  # names fixing options
     fmt: str = ""  # output name of one instance, for scorekit's own families
 
     @property
@@ -294,7 +296,7 @@ MEASURES: tuple[MeasureDef, ...] = (
         params=_RJ,
         tied="counts",
         sets=_OFFICIAL,
-        aliases=("Rprec", "r_precision"),
+        aliases=("Rprec", "r-precision", "r_precision"),
     ),
     MeasureDef(
         "bpref",
@@ -389,7 +391,7 @@ MEASURES: tuple[MeasureDef, ...] = (
         syntax="floats",
         defaults=(1.0, -1.0, 0.0, 0.0),
         arity=(4, 4),
-        params=(Param("a,b,c,d", float, "1,-1,0,0", "the four coefficients"), *_RJ),
+        params=(Param("a,b,c,d", float, "1,-1,0,0", "the four coefficients"),),
         tied="counts",
         sets=_SET,
     ),
@@ -400,7 +402,7 @@ MEASURES: tuple[MeasureDef, ...] = (
         syntax="floats",
         defaults=k.ELEVEN_POINTS,
         arity=(1, 10**6),
-        params=(Param("levels", float, "0,.1,...,1", "recall levels averaged"), *_RJ),
+        params=(Param("levels", float, "0,.1,...,1", "recall levels averaged"),),
     ),
     MeasureDef(
         "binG",
@@ -466,6 +468,7 @@ MEASURES: tuple[MeasureDef, ...] = (
         at="cutoff",
         tied=a.ndcg_cut,
         aliases=("nDCG", "NDCG"),
+        variants=(("ndcg_burges", (("dcg", "exp-log2"),)),),
     ),
     MeasureDef(
         "map_cut",
@@ -541,7 +544,7 @@ MEASURES: tuple[MeasureDef, ...] = (
         "Set F measure (beta parameter, default 1).",
         syntax="floats",
         defaults=(1.0,),
-        arity=(1, 1),
+        arity=(1, 10**6),  # trec_eval reads the first value (set_F.1,2 is set_F.1)
         params=(Param("beta", float, 1.0, "weight of recall against precision"), *_RJ),
         tied="whole_list",
         sets=_SET,
@@ -557,13 +560,19 @@ MEASURES: tuple[MeasureDef, ...] = (
         tied="counts",
     ),
     MeasureDef(
+        "yaap",
+        k.yaap,
+        "Yet another AP (Robertson 2012): log((1 + S) / (1 + num_rel - S)), S = AP's sum.",
+        params=_RJ,
+        sets=_NONE,
+    ),
+    MeasureDef(
         "rbp",
         g.rbp,
         "Rank-biased precision (persistence 'p=0.9', gains normalised to [0, 1]).",
         syntax="pairs",
         keys=("p",),
         params=(_P, _GRADE),
-        aliases=("RBP",),
     ),
     MeasureDef(
         "rbp_resid",
@@ -644,6 +653,96 @@ MEASURES: tuple[MeasureDef, ...] = (
         tied="whole_list",
         sets=_NONE,
         trec=False,
+    ),
+    MeasureDef(
+        "hits",
+        k.hits,
+        "ranx's hits@k: relevant documents in the top k (mean over queries).",
+        syntax="cut_int",
+        params=(CUTOFF_REQUIRED, *_RJ),
+        at="cutoff",
+        tied="counts",
+        sets=_NONE,
+        trec=False,
+        aliases=("hits",),
+        fmt="hits@{}",
+    ),
+    MeasureDef(
+        "f1",
+        k.f1,
+        "ranx's f1@k: harmonic mean of P@k and recall@k per query.",
+        syntax="cut_int",
+        params=(CUTOFF_REQUIRED, *_RJ),
+        at="cutoff",
+        sets=_NONE,
+        trec=False,
+        aliases=("f1",),
+        fmt="f1@{}",
+    ),
+    MeasureDef(
+        "Judged",
+        k.judged,
+        "Share of the top k that is in the qrels, k capped at the documents retrieved.",
+        syntax="named",
+        params=(CUTOFF,),
+        at="cutoff",
+        sets=_NONE,
+        trec=False,
+    ),
+    MeasureDef(
+        "ERR",
+        c.err,
+        "Expected reciprocal rank (Chapelle et al. 2009) as gdeval.pl: R = (2^g - 1) / 2^max_grade.",
+        syntax="named",
+        params=(CUTOFF, Param("max_grade", int, 4, "highest grade (gdeval's MAX_JUDGMENT)")),
+        at="cutoff",
+        sets=_NONE,
+        trec=False,
+    ),
+    MeasureDef(
+        "RBP",
+        c.rbp,
+        "Rank-biased precision (Moffat and Zobel 2008) with binary gains, as ir_measures.",
+        syntax="named",
+        params=(CUTOFF, Param("p", float, 0.8, "persistence"), REL),
+        at="cutoff",
+        sets=_NONE,
+        trec=False,
+    ),
+    MeasureDef(
+        "RBP_resid",
+        c.rbp_residual,
+        "RBP's residual: the weight of the unjudged documents and of those below the depth.",
+        syntax="named",
+        params=(CUTOFF, Param("p", float, 0.8, "persistence")),
+        at="cutoff",
+        sets=_NONE,
+        trec=False,
+    ),
+    MeasureDef(
+        "DCG",
+        c.dcg_cut,
+        "DCG@k: gain / log2(rank + 1) over the top k (ranx's dcg; dcg_burges: 2^g - 1 gains).",
+        syntax="cut_int",
+        params=(CUTOFF_REQUIRED, JUDGED_ONLY, DCG, GAINS),
+        at="cutoff",
+        sets=_NONE,
+        trec=False,
+        aliases=("DCG",),
+        variants=(("dcg_burges", (("dcg", "exp-log2"),)),),
+        fmt="DCG@{}",
+    ),
+    MeasureDef(
+        "CG",
+        c.cg_cut,
+        "CG@k: the undiscounted sum of the gains of the top k.",
+        syntax="cut_int",
+        params=(CUTOFF_REQUIRED, JUDGED_ONLY, DCG, GAINS),
+        at="cutoff",
+        sets=_NONE,
+        trec=False,
+        aliases=("CG",),
+        fmt="CG@{}",
     ),
 )
 

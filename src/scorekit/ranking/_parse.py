@@ -25,14 +25,14 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from .._errors import ParameterError, UnknownMeasureError
+from ._call import MAX_CUTOFF, claims, parse_call
 from ._measures import MEASURES, NICKNAMES, Measure, MeasureDef, known_measures
 
 __all__ = ["parse_measure"]
 
-_LOWER = {d.name.lower(): d for d in MEASURES}
-_ALIAS_AT = {a.lower(): d for d in MEASURES if d.at for a in d.aliases}
-_ALIAS_BARE = {a.lower(): d for d in MEASURES if not d.at for a in d.aliases}
-_ALIAS_RE = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)\s*(?:\((.*)\))?\s*(?:@\s*([^@]+))?$")
+_LOWER: dict[str, MeasureDef] = {}
+for _d in MEASURES:  # trec_eval's families first: 'rbp' is trec_eval's, 'RBP' ir_measures'
+    _LOWER.setdefault(_d.name.lower(), _d)
 _INT_RE = re.compile(r"^\s*[+-]?\d+")
 _BY_LENGTH = sorted((d for d in MEASURES if d.syntax != "none"), key=lambda d: -len(d.name))
 
@@ -76,6 +76,8 @@ def _cut_ints(text: str, name: str) -> list[int]:
             raise ParameterError(f"measure {name!r}: cutoff {tok!r} is not an integer")
         values.append(int(m.group()))
     values.sort()
+    if values[-1] > MAX_CUTOFF:
+        raise ParameterError(f"measure {name!r}: cutoffs must be at most 2**53, got {values[-1]}")
     if values[0] <= 0:
         raise ParameterError(f"measure {name!r}: cutoffs must be positive, got {values[0]}")
     if len(set(values)) != len(values):
@@ -151,50 +153,15 @@ def _check_at(text: str, d: MeasureDef, at: str) -> None:
             raise ParameterError(f"measure {text!r}: the recall level must lie in [0, 1]")
 
 
-def _alias(text: str) -> tuple[Measure, ...] | None:
-    m = _ALIAS_RE.match(text)
-    if m is None:
-        return None
-    name, args, at = m.group(1).lower(), m.group(2), m.group(3)
-    family_at = _ALIAS_AT.get(name)
-    if family_at is None and name in _LOWER and _LOWER[name].syntax in ("cut_int", "cut_float"):
-        family_at = _LOWER[name]
-    bare = _ALIAS_BARE.get(name) or (_LOWER.get(name) if name in _LOWER else None)
-    if family_at is None and bare is None:
-        return None
-    extra: list[str] = []
-    if args is not None and args.strip():
-        for tok in args.split(","):
-            key, eq, value = tok.partition("=")
-            key, value = key.strip(), value.strip()
-            if key.lower() in ("cutoff", "k", "recall") and eq and family_at is not None:
-                if at is not None:
-                    raise ParameterError(f"measure {text!r} gives the cutoff twice")
-                at = value
-            elif bare is not None and bare.syntax == "pairs" and eq:
-                extra.append(f"{key}={value}")
-            else:
-                real = ["cutoff"] if family_at is not None else []
-                if bare is not None and bare.syntax == "pairs":
-                    real.extend([*bare.keys, "<grade>"])
-                raise ParameterError(
-                    f"measure {text!r}: unknown parameter {key!r}; known: {', '.join(real) or 'none'}"
-                )
-    if at is not None:
-        if family_at is None or extra:
-            raise ParameterError(f"measure {text!r} takes no '@' cutoff")
-        _check_at(text, family_at, at)
-        return _with_params(family_at, at)
-    if bare is None:
-        if family_at is None:  # unreachable: one of the two was found above
-            return None
-        hint = (
-            family_at.fmt.format(10) if family_at.fmt else f"{family_at.alias or family_at.name}@10"
-        )
-        raise ParameterError(f"measure {text!r} needs a cutoff, e.g. {hint!r}")
-    if extra:
-        return _with_params(bare, ",".join(extra))
-    return _defaults(bare)
+def at_measures(text: str, d: MeasureDef, at: str) -> tuple[Measure, ...]:
+    """The measures of a cutoff family with the value written after ``@``."""
+    _check_at(text, d, at)
+    return _with_params(d, at)
+
+
+def pairs_measure(d: MeasureDef, text: str) -> Measure:
+    """The measure of a ``floats``/``pairs`` family with trec_eval's parameter text."""
+    return _with_params(d, text)[0]
 
 
 @lru_cache(maxsize=4096)
@@ -206,7 +173,7 @@ def _parse(text: str) -> tuple[tuple[Measure, ...], bool]:
     low = s.lower()
     if low in NICKNAMES:
         return tuple(m for d in MEASURES if low in d.sets for m in _defaults(d)), True
-    if low in _LOWER and _LOWER[low].trec:
+    if low in _LOWER and _LOWER[low].trec and not claims(s):
         return _defaults(_LOWER[low]), s == _LOWER[low].name
     head, dot, rest = s.partition(".")
     d = _LOWER.get(head.lower()) if dot and "@" not in s and "(" not in s else None
@@ -220,7 +187,7 @@ def _parse(text: str) -> tuple[tuple[Measure, ...], bool]:
                 continue
             if len(found) == 1:
                 return found, True
-    alias = _alias(s)
+    alias = parse_call(s)
     if alias is None:
         raise _error(s)
     return alias, False
@@ -268,5 +235,8 @@ def parse_requests(requests: str | Iterable[str]) -> list[tuple[str, Measure]]:
         for m in measures:
             if nickname and m.family in explicit:
                 continue
-            out.setdefault(key if not trec and len(measures) == 1 else m.name, m)
+            name = key if not trec and len(measures) == 1 else m.name
+            if name in out and out[name] != m and m.params:  # iprec_at_recall.0.333,0.334
+                name = f"{m.family}_{m.params[0]!r}"  # trec_eval prints both under one name
+            out.setdefault(name, m)
     return list(out.items())

@@ -1,0 +1,109 @@
+r"""Cascade and user-model measures: ERR (gdeval), ir_measures' RBP, DCG@k and CG@k.
+
+ERR (Chapelle, Metzler, Zhang and Grinspan, "Expected reciprocal rank for
+graded relevance", CIKM 2009), as ``gdeval.pl`` computes it (the TREC Web
+track's script, ir_measures' ``gdeval`` provider):
+
+.. math:: \mathrm{ERR@k} = \sum_{i \le k} \frac{R_i}{i} \prod_{j < i} (1 - R_j),
+          \qquad R_i = \frac{2^{g_i} - 1}{2^{g_{max}}}
+
+with ``g_max`` the maximum grade (gdeval's ``$MAX_JUDGMENT = 4``; the
+denominator is ``2^g_max``, not ``2^g_max - 1``); grades below 1 and unjudged
+documents have ``R = 0``. The products come from a running sum of
+``log1p(-R)`` within each query (no loop over queries).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._errors import ParameterError
+from .._typing import FloatArray, IntArray
+from ._gains import gain_table
+from ._kernels import _per_query
+from ._state import Context
+
+__all__: list[str] = []
+
+
+def _within(q: IntArray, values: FloatArray, n_q: int) -> FloatArray:
+    """Exclusive running sums of ``values`` within each query (values laid out by query)."""
+    total = np.cumsum(values) - values
+    start = np.searchsorted(q, np.arange(n_q))
+    base = total[np.minimum(start, max(total.size - 1, 0))] if total.size else total
+    out: FloatArray = total - base[q] if total.size else total
+    return out
+
+
+def err(ctx: Context, params: tuple[Any, ...]) -> FloatArray:
+    """ERR@k with gdeval's stopping probabilities (``params``: cutoff or None, max grade)."""
+    cutoff, top = params
+    rel = ctx.state.rel
+    pos, q, rank = ctx.events(rel > 0)
+    grade = rel[pos].astype(np.int64)
+    if grade.size and int(grade.max()) > int(top):
+        raise ParameterError(
+            f"ERR: grade {int(grade.max())} exceeds max_grade={top}; pass ERR(max_grade=...) "
+            "with the highest grade of the qrels"
+        )
+    if cutoff is not None:
+        keep = rank <= int(cutoff)
+        pos, q, rank, grade = pos[keep], q[keep], rank[keep], grade[keep]
+    r = (np.exp2(grade.astype(np.float64)) - 1.0) / np.exp2(float(top))
+    decay = np.exp(_within(q, np.log1p(-r), ctx.n_q))
+    return _per_query(ctx, q, r * decay / rank)
+
+
+def rbp(ctx: Context, params: tuple[Any, ...]) -> FloatArray:
+    """ir_measures' RBP (cwl_eval): (1 - p) sum of gain_i p^(i-1) over the top k (or all).
+
+    Binary gains, as ir_measures requires ``rel``: 1 for a grade >= ``rel`` (default ``rel_level``).
+    """
+    cutoff, p = params
+    rel = ctx.state.rel
+    _, q, rank = ctx.events(rel >= ctx.rel_level)
+    if cutoff is not None:
+        keep = rank <= int(cutoff)
+        q, rank = q[keep], rank[keep]
+    w = np.power(float(p), (rank - 1).astype(np.float64))
+    return (1.0 - float(p)) * _per_query(ctx, q, w)
+
+
+def rbp_residual(ctx: Context, params: tuple[Any, ...]) -> FloatArray:
+    """RBP's residual (Moffat and Zobel 2008): the weight of unjudged and unseen documents.
+
+    ``(1 - p) * sum over unjudged i <= k of p^(i-1)`` plus ``p^d``, ``d`` the
+    depth examined (min(k, retrieved)): what RBP could still gain.
+    """
+    cutoff, p = params
+    depth = ctx.num_ret if cutoff is None else np.minimum(int(cutoff), ctx.num_ret)
+    _, q, rank = ctx.events(ctx.state.rel < 0)
+    keep = rank <= depth[q]
+    w = np.power(float(p), (rank[keep] - 1).astype(np.float64))
+    unjudged = (1.0 - float(p)) * _per_query(ctx, q[keep], w)
+    out: FloatArray = unjudged + np.power(float(p), depth.astype(np.float64))
+    return out
+
+
+def _gains_at(ctx: Context, cutoff: int) -> tuple[IntArray, IntArray, FloatArray]:
+    """Query, rank and gain (``gain=``/``dcg=``/``gains=``) of the top-k documents with a gain."""
+    lookup = gain_table((), ctx.conv, ctx.rel_level)
+    rel = ctx.state.rel
+    pos, q, rank = ctx.events(rel >= 0)
+    keep = rank <= cutoff
+    pos, q, rank = pos[keep], q[keep], rank[keep]
+    return q, rank, lookup(rel[pos].astype(np.int64))
+
+
+def dcg_cut(ctx: Context, params: tuple[Any, ...]) -> FloatArray:
+    """DCG@k: sum over the top k of gain / log2(rank + 1) (ranx's dcg; dcg_burges: 2^g - 1)."""
+    q, rank, gain = _gains_at(ctx, int(params[0]))
+    return _per_query(ctx, q, gain / np.log2((rank + 1).astype(np.float64)))
+
+
+def cg_cut(ctx: Context, params: tuple[Any, ...]) -> FloatArray:
+    """CG@k: the undiscounted sum of the gains of the top k."""
+    q, _, gain = _gains_at(ctx, int(params[0]))
+    return _per_query(ctx, q, gain)
