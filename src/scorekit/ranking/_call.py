@@ -128,6 +128,8 @@ def convert(p: Param, text: str, where: str) -> Any:
         return _float(text, p.name, where)
     if p.type is dict:
         return _gains(text, where)
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":  # ir_measures quotes strings
+        text = text[1:-1]
     if p.choices and text not in p.choices:
         raise ParameterError(
             f"measure {where!r}: {p.name} must be one of {', '.join(p.choices)}, got {text!r}"

@@ -1,4 +1,4 @@
-r"""Cascade and user-model measures: ERR (gdeval), ir_measures' RBP, DCG@k and CG@k.
+r"""Cascade and user-model measures: ERR (gdeval), ir_measures' RBP, SDCG, DCG@k and CG@k.
 
 ERR (Chapelle, Metzler, Zhang and Grinspan, "Expected reciprocal rank for
 graded relevance", CIKM 2009), as ``gdeval.pl`` computes it (the TREC Web
@@ -23,7 +23,7 @@ from .._errors import ParameterError
 from .._typing import FloatArray, IntArray
 from ._gains import gain_table
 from ._kernels import _per_query
-from ._state import Context
+from ._state import NONPOOL, Context
 
 __all__: list[str] = []
 
@@ -107,3 +107,26 @@ def cg_cut(ctx: Context, params: tuple[Any, ...]) -> FloatArray:
     """CG@k: the undiscounted sum of the gains of the top k."""
     q, _, gain = _gains_at(ctx, int(params[0]))
     return _per_query(ctx, q, gain)
+
+
+def sdcg(ctx: Context, params: tuple[Any, ...]) -> FloatArray:
+    r"""Scaled DCG@k (cwl_eval, ir_measures' SDCG): DCG@k over the DCG of k fully relevant documents.
+
+    Gains: the grade clipped to [min_rel, max_rel] (negative grades count 0
+    first, as ir_measures does) and scaled to [0, 1]; documents without a
+    judgment gain 0. The normaliser :math:`\sum_{i \le k} 1/\log_2(i + 1)`
+    does not depend on the qrels.
+    """
+    cutoff, low, high = int(params[0]), int(params[1]), int(params[2])
+    if high <= low:
+        raise ParameterError(f"SDCG: max_rel={high} must exceed min_rel={low}")
+    rel = ctx.state.rel
+    pos, q, rank = ctx.events(rel != NONPOOL)
+    keep = rank <= cutoff
+    pos, q, rank = pos[keep], q[keep], rank[keep]
+    grade = np.clip(np.maximum(rel[pos].astype(np.float64), 0.0), low, high)
+    gain = (grade - low) / (high - low)
+    discount = 1.0 / np.log2((rank + 1).astype(np.float64))
+    norm = float(np.sum(1.0 / np.log2(np.arange(2, cutoff + 2, dtype=np.float64))))
+    out: FloatArray = _per_query(ctx, q, gain * discount) / norm
+    return out

@@ -720,6 +720,20 @@ MEASURES: tuple[MeasureDef, ...] = (
         trec=False,
     ),
     MeasureDef(
+        "SDCG",
+        c.sdcg,
+        "Scaled DCG@k (cwl_eval): DCG@k of gains scaled to [0, 1] over the DCG of k ones.",
+        syntax="named",
+        params=(
+            CUTOFF_REQUIRED,
+            Param("min_rel", int, 0, "lowest grade (gain 0)"),
+            Param("max_rel", int, desc="highest grade (gain 1)", required=True),
+        ),
+        at="cutoff",
+        sets=_NONE,
+        trec=False,
+    ),
+    MeasureDef(
         "DCG",
         c.dcg_cut,
         "DCG@k: gain / log2(rank + 1) over the top k (ranx's dcg; dcg_burges: 2^g - 1 gains).",
