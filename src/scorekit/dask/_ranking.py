@@ -112,6 +112,7 @@ def evaluate(
     missing_queries: str | None = None,
     ndcg_ideal: str | None = None,
     compat: str | None = None,
+    iprec_rule: str | None = None,
     npartitions: int | None = None,
     split_every: int = 8,
 ) -> RankingResult:
@@ -150,9 +151,10 @@ def evaluate(
         ndcg_ideal=ndcg_ideal,
         gain=gain,
         all_queries=bool(all_queries),
+        iprec_rule=iprec_rule,
     )
     check_split_every(split_every)
-    requests = parse_requests(measures)
+    requests = parse_requests(measures, conv.renames)
     run_cols = check_frame(run_df, [query, doc, score], "run_df")
     qrels_cols = check_frame(qrels_df, [query, doc, relevance], "qrels_df")
     dask = require("dask", "dask")

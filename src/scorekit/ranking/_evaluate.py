@@ -216,6 +216,7 @@ def evaluate(
     missing_queries: str | None = None,
     ndcg_ideal: str | None = None,
     compat: str | None = None,
+    iprec_rule: str | None = None,
 ) -> RankingResult:
     """Evaluate a run against relevance judgments; trec_eval's conventions unless told otherwise.
 
@@ -240,6 +241,9 @@ def evaluate(
       of the run's own candidates (``"candidates"``: scikit-learn's dense rows);
     - ``gain``: ``"linear"`` (the grade), ``"exponential"`` (2^grade - 1),
       ``"binary"`` (1 if relevant) or a mapping {grade: gain} covering every grade;
+    - ``iprec_rule``: how iprec_at_recall (and 11pt_avg) turns a recall level
+      into a rank: ``"trec_eval10"``, ``"trec_eval9"`` (pytrec_eval, ir_measures)
+      or ``"textbook"`` (the highest precision at any recall >= r);
     - ``compat``: ``"trec_eval"``, ``"sklearn"``, ``"ranx"``, ``"torchmetrics"``,
       ``"spark"`` or ``"recbole"`` sets them as that tool does (sources in
       ``docs/why-tools-disagree.md``).
@@ -291,8 +295,9 @@ def evaluate(
         ndcg_ideal=ndcg_ideal,
         gain=gain,
         all_queries=bool(all_queries),
+        iprec_rule=iprec_rule,
     )
-    requests = parse_requests(measures)
+    requests = parse_requests(measures, conv.renames)
     state = ranked_state(
         qrels,
         run,

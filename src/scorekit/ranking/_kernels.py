@@ -279,8 +279,19 @@ def _interpolated(ctx: Context) -> FloatArray:
     return out
 
 
+def _iprec_cut(ctx: Context, fraction: float) -> IntArray:
+    """How many relevant documents recall level ``fraction`` stands for (``iprec_rule=``)."""
+    x = fraction * ctx.num_rel.astype(np.float64)
+    rule = ctx.conv.iprec_rule
+    if rule == "trec_eval9":  # trec_eval 9.0's m_iprec_at_recall.c: (long) (x * R + 0.9)
+        return np.trunc(x + 0.9).astype(np.int64)
+    if rule == "textbook":  # the fewest relevant documents with recall >= x (0.3 * 10 is 3)
+        return np.ceil(np.round(x, 9)).astype(np.int64)
+    return lround(x)
+
+
 def _iprec_at(ctx: Context, fraction: float) -> FloatArray:
-    cut = lround(fraction * ctx.num_rel.astype(np.float64))
+    cut = _iprec_cut(ctx, fraction)
     nrr = ctx.num_rel_ret
     ok = (cut <= nrr) & (nrr > 0)
     idx = ctx.rel_start[:-1] + np.maximum(cut, 1) - 1

@@ -206,7 +206,9 @@ def parse_measure(text: str) -> tuple[Measure, ...]:
     return _parse(text)[0]
 
 
-def parse_requests(requests: str | Iterable[str]) -> list[tuple[str, Measure]]:
+def parse_requests(
+    requests: str | Iterable[str], renames: tuple[tuple[str, str], ...] = ()
+) -> list[tuple[str, Measure]]:
     """(result key, measure) pairs for a list of names, in request order, without repeats.
 
     Names in trec_eval's syntax, and any name that stands for several measures,
@@ -214,6 +216,8 @@ def parse_requests(requests: str | Iterable[str]) -> list[tuple[str, Measure]]:
     ``P_10``); other names keep the spelling used (``nDCG@10``, ``AP``, ``MAP``). As in
     trec_eval, a family given with parameters replaces its default instances in
     a nickname (``["all_trec", "relstring.20"]`` gives ``relstring_20`` only).
+    ``renames`` (a ``compat=`` preset's) gives a family the meaning the tool
+    has for its name: ranx's ``hit_rate@10`` is ``success@10``.
     """
     if isinstance(requests, str):
         requests = [requests]
@@ -226,6 +230,12 @@ def parse_requests(requests: str | Iterable[str]) -> list[tuple[str, Measure]]:
         if not isinstance(req, str):
             raise UnknownMeasureError(f"measure names must be strings, got {type(req).__name__}")
         measures, trec = _parse(req)
+        if renames:
+            swap = dict(renames)
+            measures = tuple(
+                Measure(swap[m.family], m.params, m.text, m.options) if m.family in swap else m
+                for m in measures
+            )
         nickname = req.strip().lower() in NICKNAMES
         if trec and not nickname:
             explicit.update(m.family for m in measures)

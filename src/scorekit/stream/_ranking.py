@@ -41,8 +41,17 @@ _OPTIONS = (
     "missing_queries",
     "ndcg_ideal",
     "compat",
+    "iprec_rule",
 )
-_CONVENTIONS = ("compat", "ties", "ap_denominator", "missing_queries", "ndcg_ideal", "gain")
+_CONVENTIONS = (
+    "compat",
+    "ties",
+    "ap_denominator",
+    "missing_queries",
+    "ndcg_ideal",
+    "gain",
+    "iprec_rule",
+)
 
 
 def _checked(options: dict[str, Any]) -> dict[str, Any]:
