@@ -53,7 +53,15 @@ from .._validation import check_option
 
 __all__ = ["PRESETS", "Conventions", "resolve_conventions"]
 
-TIES = ("docid_desc", "docid_asc", "input_order", "average", "optimistic", "pessimistic")
+TIES = (
+    "docid_desc",
+    "docid_asc",
+    "input_order",
+    "average",
+    "optimistic",
+    "pessimistic",
+    "ranx",
+)
 AP_DENOMINATORS = ("relevant", "min_relevant_k", "hits")
 MISSING_QUERIES = ("ignore", "zero", "error")
 NDCG_IDEALS = ("judged", "candidates")
@@ -114,7 +122,7 @@ PRESETS: dict[str, Conventions] = {
     "trec_eval": Conventions(),
     "sklearn": Conventions(ties="average", ap_denominator="hits", ndcg_ideal="candidates"),
     "ranx": Conventions(
-        ties="input_order", missing_queries="error", gain_from_level=True, renames=_HIT_RATE
+        ties="ranx", missing_queries="error", gain_from_level=True, renames=_HIT_RATE
     ),
     "torchmetrics": Conventions(
         ties="average", ap_denominator="hits", ndcg_ideal="candidates", renames=_HIT_RATE

@@ -39,6 +39,7 @@ from ._ids import decode, hash_ids, padded, words
 from ._measures import Measure
 from ._order import segments as _segments
 from ._parse import parse_requests
+from ._ranx_order import ranx_positions
 from ._result import PerQuery, RankingResult, summarize
 from ._state import NONPOOL, UNJUDGED, Context, RankedState
 from ._ties import arrange, group_ids
@@ -136,7 +137,9 @@ def ranked_state(
     if average:
         group = group_ids(rc.query, run.score)
     elif conv.ties != "docid_desc":
-        source = run._input_positions() if conv.ties == "input_order" else None
+        source = run._input_positions() if conv.ties in ("input_order", "ranx") else None
+        if conv.ties == "ranx" and source is not None:
+            source = ranx_positions(rc.query, run.score, source)
         rel = arrange(rel, rc.query, run.score, conv, rel_level, source)
 
     in_run = run_code >= 0
