@@ -18,7 +18,7 @@ from typing import Any
 from .._errors import ParameterError
 from ._measures import MEASURES, Measure, MeasureDef, Param
 
-__all__ = ["MAX_CUTOFF", "claims", "parse_call"]
+__all__ = ["MAX_CUTOFF", "claims", "number", "parse_call"]
 
 MAX_CUTOFF = 2**53  # larger cutoffs are refused (they cannot be told apart in float64)
 _NAME_RE = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_\-]*)\s*")
@@ -86,13 +86,14 @@ def _int(text: str, name: str, where: str) -> int:
     return int(text)
 
 
-def _float(text: str, name: str, where: str) -> float:
+def number(text: str, what: str, where: str) -> float:
+    """``text`` as a finite float; raise naming the measure ``where`` and the parameter ``what``."""
     try:
         value = float(text)
     except ValueError:
-        raise ParameterError(f"measure {where!r}: {name} must be a number, got {text!r}") from None
+        raise ParameterError(f"measure {where!r}: {what} {text!r} is not a number") from None
     if value != value or value in (float("inf"), float("-inf")):
-        raise ParameterError(f"measure {where!r}: {name} must be finite, got {text!r}")
+        raise ParameterError(f"measure {where!r}: {what} {text!r} is not a finite number")
     return value
 
 
@@ -106,7 +107,7 @@ def _gains(text: str, where: str) -> tuple[tuple[int, float], ...]:
             raise ParameterError(
                 f"measure {where!r}: gains entry {tok.strip()!r} is not grade:gain"
             )
-        pairs[_int(grade.strip(), "a grade", where)] = _float(gain.strip(), "a gain", where)
+        pairs[_int(grade.strip(), "a grade", where)] = number(gain.strip(), "gain", where)
     return tuple(sorted(pairs.items()))
 
 
@@ -125,7 +126,7 @@ def convert(p: Param, text: str, where: str) -> Any:
             )
         return value
     if p.type is float:
-        return _float(text, p.name, where)
+        return number(text, p.name, where)
     if p.type is dict:
         return _gains(text, where)
     if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":  # ir_measures quotes strings

@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from .._errors import ParameterError, UnknownMeasureError
-from ._call import MAX_CUTOFF, claims, parse_call
+from ._call import MAX_CUTOFF, claims, number, parse_call
 from ._measures import MEASURES, NICKNAMES, Measure, MeasureDef, known_measures
 
 __all__ = ["parse_measure"]
@@ -59,13 +59,7 @@ def _tokens(text: str, name: str) -> list[str]:
 
 
 def _number(tok: str, name: str) -> float:
-    try:
-        value = float(tok)
-    except ValueError:
-        raise ParameterError(f"measure {name!r}: parameter {tok!r} is not a number") from None
-    if value != value or value in (float("inf"), float("-inf")):
-        raise ParameterError(f"measure {name!r}: parameter {tok!r} is not a finite number")
-    return value
+    return number(tok, "parameter", name)
 
 
 def _cut_ints(text: str, name: str) -> list[int]:
