@@ -134,7 +134,9 @@ def measures_with_options(draw):
     else:
         values = []
         for p in d.kernel_params:
-            if p.type is int and p.required:
+            if p.type is bool:
+                values.append(draw(st.booleans()))
+            elif p.type is int and p.required:
                 values.append(draw(st.integers(1, 10**6)))
             elif p.type is int:
                 values.append(draw(st.one_of(st.none(), st.integers(1, 10**6))))

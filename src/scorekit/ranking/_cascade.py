@@ -130,3 +130,68 @@ def sdcg(ctx: Context, params: tuple[Any, ...]) -> FloatArray:
     norm = float(np.sum(1.0 / np.log2(np.arange(2, cutoff + 2, dtype=np.float64))))
     out: FloatArray = _per_query(ctx, q, gain * discount) / norm
     return out
+
+
+def compat(ctx: Context, params: tuple[Any, ...]) -> FloatArray:
+    r"""Compatibility (Clarke, Vtyurina and Smucker, TOIS 2021), as ir_measures computes it.
+
+    Rank-biased overlap of the run with an ideal ranking (every judged
+    document of grade > 0, by grade descending; among equal grades the
+    retrieved ones in run order, then the others), to depth D = max(retrieved,
+    ideal):
+
+    .. math:: \mathrm{RBO} = \frac{\sum_{i \le D} p^{i-1} |A_i \cap B_i| / i}{\sum_{i \le D} p^{i-1}}
+
+    divided by the ideal's RBO with itself when ``normalize``. A document in
+    both lists counts in every prefix from ``max(run rank, ideal rank)`` on, so
+    the sum is one lookup in a table of :math:`T(n) = \sum_{i \le n} p^{i-1}/i`
+    per document.
+    """
+    p, normalize = float(params[0]), bool(params[1])
+    s = ctx.state
+    positive = s.level > 0
+    n_ideal = np.bincount(s.level_q[positive], s.level_count[positive], ctx.n_q).astype(np.int64)
+    depth = np.maximum(ctx.num_ret, n_ideal)
+    top = int(depth.max()) if depth.size else 0
+    i = np.arange(1, top + 1, dtype=np.float64)
+    weight = np.power(p, i - 1.0)
+    table = np.concatenate([[0.0], np.cumsum(weight / i)])  # T(0..top)
+    # ideal rank of each retrieved document of grade > 0
+    pos, q, rank = ctx.events(s.rel > 0)
+    grade = s.rel[pos].astype(np.int64)
+    order = np.lexsort([rank, -grade, q])
+    q_o, g_o = q[order], grade[order]
+    new = np.ones(order.size, bool)
+    new[1:] = (q_o[1:] != q_o[:-1]) | (g_o[1:] != g_o[:-1])
+    starts = np.flatnonzero(new)
+    within = np.arange(order.size) - np.repeat(starts, np.diff(np.append(starts, order.size)))
+    # judged documents of a higher grade: the query's positive total minus those up to grade g
+    width = int(s.level.max()) + 2 if s.level.size else 1
+    key = s.level_q * width + s.level  # (query, grade) counts, sorted as the state keeps them
+    cum = np.concatenate([[0], np.cumsum(np.where(positive, s.level_count, 0))])
+    base = cum[np.searchsorted(s.level_q, q_o)]
+    upto = cum[np.searchsorted(key, q_o * width + g_o, side="right")]
+    higher = n_ideal[q_o] - (upto - base)
+    ideal_rank = np.empty(order.size, np.int64)
+    ideal_rank[order] = higher + within + 1
+    meet = np.maximum(rank, ideal_rank)
+    score = _per_query(ctx, q, table[depth[q]] - table[meet - 1])
+    if not normalize:
+        norm = depth.astype(np.float64) if p == 1.0 else (1.0 - np.power(p, depth)) / (1.0 - p)
+        return _div_safe(score, norm)
+    best = _best(table, n_ideal, depth, p)
+    return _div_safe(score, best)
+
+
+def _best(table: FloatArray, n: IntArray, depth: IntArray, p: float) -> FloatArray:
+    """The ideal's RBO numerator with itself: min(i, n)/i at every depth i."""
+    head = n.astype(np.float64) if p == 1.0 else (1.0 - np.power(p, n)) / (1.0 - p)
+    out: FloatArray = head + n * (table[depth] - table[n])
+    return out
+
+
+def _div_safe(num: FloatArray, den: Any) -> FloatArray:
+    den_f = np.asarray(den, np.float64)
+    out: FloatArray = np.zeros(num.shape, np.float64)
+    np.divide(num, den_f, out=out, where=den_f > 0)
+    return out

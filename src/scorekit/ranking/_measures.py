@@ -561,6 +561,18 @@ MEASURES: tuple[MeasureDef, ...] = (
         trec=False,
     ),
     MeasureDef(
+        "Compat",
+        c.compat,
+        "Compatibility (Clarke et al. 2021): rank-biased overlap with the ideal ranking.",
+        syntax="named",
+        params=(
+            Param("p", float, 0.95, "persistence"),
+            Param("normalize", bool, True, "divide by the ideal ranking's overlap with itself"),
+        ),
+        sets=_NONE,
+        trec=False,
+    ),
+    MeasureDef(
         "DCG",
         c.dcg_cut,
         "DCG@k: gain / log2(rank + 1) over the top k (ranx's dcg; dcg_burges: 2^g - 1 gains).",
