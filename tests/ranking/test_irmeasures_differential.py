@@ -40,6 +40,12 @@ CASES = [
     ("SetF(rel=2,beta=0.5)", "pytrec_eval", "docid_desc", 1e-9),
     ("Success(rel=2)@3", "pytrec_eval", "docid_desc", 1e-9),
     ("infAP", "pytrec_eval", "docid_desc", 1e-9),
+    ("NERR8(max_rel=4)@10", "cwl_eval", "input_order", 1e-9),
+    ("NERR9(min_rel=1,max_rel=3)@5", "cwl_eval", "input_order", 1e-9),
+    ("NERR10(max_rel=4,p=0.8)", "cwl_eval", "input_order", 1e-9),
+    ("NERR11(max_rel=4,T=2)", "cwl_eval", "input_order", 1e-9),
+    ("INST(max_rel=4)", "cwl_eval", "input_order", 1e-9),
+    ("INSQ(max_rel=3,T=2.5)", "cwl_eval", "input_order", 1e-9),
     ("Compat", "compat", "docid_asc", 1e-9),
     ("Compat(p=0.8,normalize=False)", "compat", "docid_asc", 1e-9),
 ]

@@ -11,11 +11,9 @@ scorekit's own measures come last.
 from __future__ import annotations
 
 from . import _average as a
-from . import _cascade as c
 from . import _gains as g
 from . import _kernels as k
 from ._measure_def import (
-    CUTOFF,
     CUTOFF_REQUIRED,
     DCG,
     GAINS,
@@ -27,16 +25,17 @@ from ._measure_def import (
     MeasureDef,
     Param,
 )
+from ._measures_extra import EXTRA, NO_SET, RJ
 
 __all__ = ["MEASURES", "Kernel", "Measure", "MeasureDef", "Param", "known_measures", "measures"]
 
 _CUTS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
-_RJ = (REL, JUDGED_ONLY)
+_RJ = RJ
 
 _OFFICIAL = frozenset({"official", "all_trec"})
 _SET = frozenset({"set", "all_trec"})
 _OFFICIAL_SET = frozenset({"official", "set", "all_trec"})
-_NONE: frozenset[str] = frozenset()
+_NONE = NO_SET
 _GRADE = Param(
     "<grade>", float, desc="'grade=gain' pairs: the gain of a grade (default: the grade)"
 )
@@ -419,184 +418,7 @@ MEASURES: tuple[MeasureDef, ...] = (
         at="cutoff",
         tied="counts",
     ),
-    # scorekit's own measures
-    MeasureDef(
-        "RR_cut",
-        k.recip_rank,
-        "Reciprocal rank, 0 when the first relevant document is below rank k.",
-        syntax="cut_int",
-        params=(CUTOFF_REQUIRED, *_RJ),
-        at="cutoff",
-        tied=a.rr,
-        sets=_NONE,
-        trec=False,
-        aliases=("RR", "MRR"),
-        fmt="RR@{}",
-    ),
-    MeasureDef(
-        "hit_rate",
-        k.hit_rate,
-        "Relevant documents in the top k over relevant documents, totals over queries (micro).",
-        syntax="cut_int",
-        params=(CUTOFF_REQUIRED, *_RJ),
-        at="cutoff",
-        summary="micro",
-        micro=k.micro_hit_rate,
-        tied="counts",
-        sets=_NONE,
-        trec=False,
-        aliases=("hit_rate",),
-        fmt="hit_rate@{}",
-    ),
-    MeasureDef(
-        "micro_set_P",
-        k.set_P,
-        "Total relevant retrieved over total retrieved.",
-        params=_RJ,
-        summary="micro",
-        micro=k.micro_set_P,
-        tied="counts",
-        sets=_NONE,
-        trec=False,
-    ),
-    MeasureDef(
-        "micro_set_recall",
-        k.set_recall,
-        "Total relevant retrieved over total relevant.",
-        params=_RJ,
-        summary="micro",
-        micro=k.micro_set_recall,
-        tied="counts",
-        sets=_NONE,
-        trec=False,
-    ),
-    MeasureDef(
-        "micro_set_F",
-        k.set_F,
-        "Harmonic mean of micro_set_P and micro_set_recall.",
-        params=_RJ,
-        summary="micro",
-        micro=k.micro_set_F,
-        tied="whole_list",
-        sets=_NONE,
-        trec=False,
-    ),
-    MeasureDef(
-        "hits",
-        k.hits,
-        "ranx's hits@k: relevant documents in the top k (mean over queries).",
-        syntax="cut_int",
-        params=(CUTOFF_REQUIRED, *_RJ),
-        at="cutoff",
-        tied="counts",
-        sets=_NONE,
-        trec=False,
-        aliases=("hits",),
-        fmt="hits@{}",
-    ),
-    MeasureDef(
-        "f1",
-        k.f1,
-        "ranx's f1@k: harmonic mean of P@k and recall@k per query.",
-        syntax="cut_int",
-        params=(CUTOFF_REQUIRED, *_RJ),
-        at="cutoff",
-        sets=_NONE,
-        trec=False,
-        aliases=("f1",),
-        fmt="f1@{}",
-    ),
-    MeasureDef(
-        "Judged",
-        k.judged,
-        "Share of the top k that is in the qrels, k capped at the documents retrieved.",
-        syntax="named",
-        params=(CUTOFF,),
-        at="cutoff",
-        sets=_NONE,
-        trec=False,
-    ),
-    MeasureDef(
-        "ERR",
-        c.err,
-        "Expected reciprocal rank (Chapelle et al. 2009) as gdeval.pl: R = (2^g - 1) / 2^max_grade.",
-        syntax="named",
-        params=(CUTOFF, Param("max_grade", int, 4, "highest grade (gdeval's MAX_JUDGMENT)")),
-        at="cutoff",
-        sets=_NONE,
-        trec=False,
-    ),
-    MeasureDef(
-        "RBP",
-        c.rbp,
-        "Rank-biased precision (Moffat and Zobel 2008) with binary gains, as ir_measures.",
-        syntax="named",
-        params=(CUTOFF, Param("p", float, 0.8, "persistence"), REL),
-        at="cutoff",
-        sets=_NONE,
-        trec=False,
-    ),
-    MeasureDef(
-        "RBP_resid",
-        c.rbp_residual,
-        "RBP's residual: the weight of the unjudged documents and of those below the depth.",
-        syntax="named",
-        params=(CUTOFF, Param("p", float, 0.8, "persistence")),
-        at="cutoff",
-        sets=_NONE,
-        trec=False,
-    ),
-    MeasureDef(
-        "SDCG",
-        c.sdcg,
-        "Scaled DCG@k (cwl_eval): DCG@k of gains scaled to [0, 1] over the DCG of k ones.",
-        syntax="named",
-        params=(
-            CUTOFF_REQUIRED,
-            Param("min_rel", int, 0, "lowest grade (gain 0)"),
-            Param("max_rel", int, desc="highest grade (gain 1)", required=True),
-        ),
-        at="cutoff",
-        sets=_NONE,
-        trec=False,
-    ),
-    MeasureDef(
-        "Compat",
-        c.compat,
-        "Compatibility (Clarke et al. 2021): rank-biased overlap with the ideal ranking.",
-        syntax="named",
-        params=(
-            Param("p", float, 0.95, "persistence"),
-            Param("normalize", bool, True, "divide by the ideal ranking's overlap with itself"),
-        ),
-        sets=_NONE,
-        trec=False,
-    ),
-    MeasureDef(
-        "DCG",
-        c.dcg_cut,
-        "DCG@k: gain / log2(rank + 1) over the top k (ranx's dcg; dcg_burges: 2^g - 1 gains).",
-        syntax="cut_int",
-        params=(CUTOFF_REQUIRED, JUDGED_ONLY, DCG, GAINS),
-        at="cutoff",
-        sets=_NONE,
-        trec=False,
-        aliases=("DCG",),
-        variants=(("dcg_burges", (("dcg", "exp-log2"),)),),
-        fmt="DCG@{}",
-    ),
-    MeasureDef(
-        "CG",
-        c.cg_cut,
-        "CG@k: the undiscounted sum of the gains of the top k.",
-        syntax="cut_int",
-        params=(CUTOFF_REQUIRED, JUDGED_ONLY, DCG, GAINS),
-        at="cutoff",
-        sets=_NONE,
-        trec=False,
-        aliases=("CG",),
-        fmt="CG@{}",
-    ),
+    *EXTRA,
 )
 
 BY_NAME: dict[str, MeasureDef] = {d.name: d for d in MEASURES}
