@@ -357,7 +357,15 @@ def _trec_options(
     )
     c.add_argument(
         "--ties",
-        choices=("docid_desc", "docid_asc", "input_order", "average", "optimistic", "pessimistic"),
+        choices=(
+            "docid_desc",
+            "docid_asc",
+            "input_order",
+            "average",
+            "optimistic",
+            "pessimistic",
+            "ranx",
+        ),
         help="order of documents with equal scores (average: expectation over all orders)",
     )
     c.add_argument(
