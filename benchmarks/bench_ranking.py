@@ -16,6 +16,10 @@ grades 0-2). Measures: nDCG@10, AP, RR, P@10, R@100.
     five measures; ``trec_eval`` on PATH or ``~/.cache/scorekit/trec_eval/trec_eval``,
     else that line is skipped with a note).
 
+(c) the cost of ERR@20 + RBP: the kernels of ``ERR@20`` and ``RBP`` on the
+    joined state, against those of the five measures above (same state; the
+    join is shared and not timed). The issue's target: a ratio below 1.
+
 The |diff| column compares the nDCG@10 means (ranx breaks score ties its own
 way, hence its small difference). Develop with ``--queries 1000``; ``--parts a``
 or ``--parts b`` runs one comparison.
@@ -33,8 +37,10 @@ from typing import Any
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
-from _harness import compare, parser, peak_rss_mib
+from _harness import best_time, compare, parser, peak_rss_mib
 from scorekit.ranking import Qrels, Run, evaluate
+from scorekit.ranking._evaluate import compute, ranked_state
+from scorekit.ranking._parse import parse_requests
 
 MEASURES = ["nDCG@10", "AP", "RR", "P@10", "R@100"]
 CACHED = os.path.expanduser("~/.cache/scorekit/trec_eval/trec_eval")
@@ -50,6 +56,7 @@ def trec_eval_binary() -> str | None:
 
 RANX = ["ndcg@10", "map", "mrr", "precision@10", "recall@100"]
 PYTREC = {"ndcg_cut.10", "map", "recip_rank", "P.10", "recall.100"}
+EXTRA = ["ERR@20", "RBP"]
 COLLECTION = 1_000_003
 
 
@@ -123,7 +130,9 @@ def main() -> None:
     p = parser("scorekit.evaluate vs ranx and pytrec_eval", rows=10_000_000)
     p.add_argument("--queries", type=int, default=None, help="default: rows / docs (10,000)")
     p.add_argument("--docs", type=int, default=1_000, help="documents per query")
-    p.add_argument("--parts", default="ab", help="which comparisons: a (ranx), b (TREC files)")
+    p.add_argument(
+        "--parts", default="abc", help="a (ranx), b (TREC files), c (cost of ERR@20 + RBP)"
+    )
     args = p.parse_args()
     n_d = args.docs
     n_q = args.queries or max(1, args.rows // n_d)
@@ -199,6 +208,17 @@ def main() -> None:
                 compare(
                     label, ours_files, c_binary, "trec_eval C", repeat=args.repeat, ref_repeat=1
                 )
+
+    if "c" in args.parts:
+        state = ranked_state(qrels, run)
+        base, extra = parse_requests(MEASURES), parse_requests(EXTRA)
+        t_base, _ = best_time(lambda: compute(state, base), args.repeat)
+        t_extra, _ = best_time(lambda: compute(state, extra), args.repeat)
+        print(
+            f"{'(c) kernels on one state':<34} {' + '.join(EXTRA)} {t_extra:.4f} s   "
+            f"{' + '.join(MEASURES)} {t_base:.4f} s   ratio {t_extra / t_base:.2f}",
+            flush=True,
+        )
     print(f"peak RSS {peak_rss_mib():.0f} MiB (machine shared: times are indicative)")
 
 

@@ -16,8 +16,13 @@ from hypothesis import strategies as st
 
 from scorekit import EmptyInputError, ParameterError
 from scorekit.ranking import Qrels, Run, evaluate
-from scorekit.ranking._average import SUPPORTED
 from scorekit.ranking._conventions import PRESETS, Conventions, resolve_conventions
+from scorekit.ranking._measures import MEASURES
+
+SUPPORTED = sorted(
+    (d.name for d in MEASURES if d.tied is not None and d.name != "runid"),
+    key=str.lower,
+)
 
 ALL = ["all_trec", "nDCG@3", "AP@3", "RR@2", "hit_rate@3", "dcg", "micro_set_F"]
 
@@ -140,9 +145,12 @@ def test_without_ties_every_policy_gives_the_same_numbers(case, level, cut):
         got = evaluate(q, r, ALL, rel_level=level, max_docs=cut, ties=ties)
         assert got.per_query == base.per_query, ties
     names = [m for m in SUPPORTED if not (cut and m in ("set_map", "set_F", "micro_set_F"))]
-    names = [f"{m}.3" if m in ("P", "recall", "relative_P", "map_cut", "ndcg_cut", "unj",
-                                "success", "RR_cut", "hit_rate") else m for m in names]  # fmt: skip
-    names = [n.replace("RR_cut.3", "RR@3").replace("hit_rate.3", "hit_rate@3") for n in names]
+    by_name = {d.name: d for d in MEASURES}
+    names = [
+        m if by_name[m].syntax != "cut_int" else f"{m}.3" if by_name[m].trec else f"{m}@3"
+        for m in names
+    ]
+    names = [n.replace("RR_cut@3", "RR@3") for n in names]
     avg = evaluate(q, r, names, rel_level=level, max_docs=cut, ties="average")
     ref = evaluate(q, r, names, rel_level=level, max_docs=cut)
     for m, values in avg.per_query.items():

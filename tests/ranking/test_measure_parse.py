@@ -82,7 +82,7 @@ def test_printed_names_parse_back(printed):
         ("map_cut@10", "map_cut_10"),
         ("SetP", "set_P"),
         ("NumRelRet", "num_rel_ret"),
-        ("RBP(p=0.8)", "rbp_p=0.8"),
+        ("rbp(p=0.8)", "rbp_p=0.8"),
     ],
 )
 def test_aliases(alias, trec):
@@ -143,9 +143,9 @@ def test_measures_are_frozen():
         m.family = "map"  # type: ignore[misc]
 
 
-_CUT_INT = [d.name for d in MEASURES if d.params == "cut_int"]
-_CUT_FLOAT = [d.name for d in MEASURES if d.params == "cut_float"]
-_PLAIN = [d.name for d in MEASURES if d.params == "none"]
+_CUT_INT = [d.name for d in MEASURES if d.syntax == "cut_int"]
+_CUT_FLOAT = [d.name for d in MEASURES if d.syntax == "cut_float"]
+_PLAIN = [d.name for d in MEASURES if d.syntax == "none"]
 
 
 @st.composite
@@ -223,7 +223,7 @@ def test_no_measures():
         ("hit_rate", "needs a cutoff"),
         ("R", "needs a cutoff"),
         ("AP(p=0.5)", "unknown parameter 'p'"),
-        ("map@10", "takes no '@' cutoff"),
+        ("num_q@10", "takes no '@' cutoff"),
     ],
 )
 def test_bad_parameters(text, message):

@@ -6,6 +6,7 @@ import math
 
 import pytest
 
+from scorekit import ParameterError
 from scorekit.ranking import Qrels, Run, evaluate
 
 
@@ -174,3 +175,41 @@ def test_micro_set_measures_spec_example():
     assert m["micro_set_F"] == pytest.approx(128 / 260)
     assert m["set_P"] == pytest.approx(0.65)
     assert m["set_recall"] == pytest.approx(0.44)
+
+
+def graded(grades: list[int | None]):
+    """A run of len(grades) documents best first; None: retrieved but not in the qrels."""
+    docs = [f"d{i:02d}" for i in range(1, len(grades) + 1)]
+    run = Run.from_dict({"q": {d: float(len(grades) - i) for i, d in enumerate(docs)}})
+    judged = {d: g for d, g in zip(docs, grades, strict=True) if g is not None}
+    return Qrels.from_dict({"q": judged}), run
+
+
+def test_err_chapelle_cascade():
+    # Chapelle, Metzler, Zhang & Grinspan (CIKM 2009), eq. (3)-(4) with R = (2^g - 1) / 2^g_max.
+    # Grades (0-4 scale) 3, 0, 4, 1: R = 7/16, 0, 15/16, 1/16.
+    # ERR = 7/16 / 1 + (9/16)(15/16) / 3 + (9/16)(1/16)(1/16) / 4
+    #     = 0.4375 + 0.17578125 + 0.000549316... = 0.613830566...
+    qrels, run = graded([3, 0, 4, 1])
+    expected = 7 / 16 + (9 / 16) * (15 / 16) / 3 + (9 / 16) * (1 / 16) * (1 / 16) / 4
+    m = evaluate(qrels, run, ["ERR", "ERR@2"]).mean()
+    assert m["ERR"] == pytest.approx(expected, abs=1e-15)
+    assert round(m["ERR"], 4) == 0.6138
+    assert m["ERR@2"] == pytest.approx(7 / 16)  # the grade-0 document adds nothing
+    qrels3, run3 = graded([3, 0, 2])
+    top3 = evaluate(qrels3, run3, "ERR(max_grade=3)@1").mean()
+    assert top3["ERR(max_grade=3)@1"] == pytest.approx(7 / 8)  # R = (2^3 - 1) / 2^3
+    with pytest.raises(ParameterError, match="max_grade=3"):  # gdeval refuses grades above 4
+        evaluate(qrels, run, "ERR(max_grade=3)")
+
+
+def test_rbp_moffat_zobel():
+    # Moffat & Zobel (TOIS 2008), eq. (2): RBP = (1 - p) sum_i r_i p^(i-1).
+    # Relevance 1, 0, 1, 1 with p = 0.5: 0.5 (1 + 0.25 + 0.125) = 0.6875.
+    # Residual (their section 5): unjudged document at rank 2, list ends at rank 4:
+    # (1 - p) p^1 + p^4 = 0.25 + 0.0625 = 0.3125, so the true RBP lies in [0.6875, 1.0].
+    qrels, run = graded([1, None, 1, 1])
+    m = evaluate(qrels, run, ["RBP(p=0.5)", "RBP_resid(p=0.5)"]).mean()
+    assert m["RBP(p=0.5)"] == pytest.approx(0.6875)
+    assert m["RBP_resid(p=0.5)"] == pytest.approx(0.3125)
+    assert evaluate(qrels, run, "RBP(p=0.5)@2").mean()["RBP(p=0.5)@2"] == pytest.approx(0.5)

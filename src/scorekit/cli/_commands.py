@@ -308,6 +308,15 @@ def build_parser() -> argparse.ArgumentParser:
         "--pos-label", metavar="LABEL", help="the positive label (unless labels are 0/1)"
     )
     _input_format(p, tables)
+
+    p = _sub(
+        sub,
+        "measures",
+        "list the ranking measures: names, aliases and each family's parameters",
+        "examples:\n  scorekit measures\n  scorekit measures --format json\n",
+        [],
+    )
+    p.add_argument("--format", choices=("table", "json"), default="table", help="output format")
     return parser
 
 

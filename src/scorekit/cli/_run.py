@@ -37,6 +37,7 @@ def dispatch(args: argparse.Namespace) -> int:
         "compare": _compare,
         "gauc": _gauc,
         "metrics": _metrics,
+        "measures": _measures,
     }[args.command]
     return command(args)
 
@@ -471,6 +472,12 @@ def _compare(args: argparse.Namespace) -> int:
     if report is not None:
         _note(args, f"report written to {report}")
     return 0
+
+
+def _measures(args: argparse.Namespace) -> int:
+    from ._measures import list_measures
+
+    return list_measures(args)
 
 
 def _demo(args: argparse.Namespace) -> int:

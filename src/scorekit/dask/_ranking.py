@@ -115,6 +115,7 @@ def evaluate(
     ndcg_ideal: str | None = None,
     compat: str | None = None,
     num_docs: int | None = None,
+    iprec_rule: str | None = None,
     npartitions: int | None = None,
     split_every: int = 8,
 ) -> RankingResult:
@@ -159,10 +160,11 @@ def evaluate(
         ndcg_ideal=ndcg_ideal,
         compat=compat,
         num_docs=num_docs,
+        iprec_rule=iprec_rule,
     )
     conv = opts.conventions()
     check_split_every(split_every)
-    requests = parse_requests(measures)
+    requests = parse_requests(measures, conv.renames)
     run_cols = check_frame(run_df, [query, doc, score], "run_df")
     qrels_cols = check_frame(qrels_df, [query, doc, relevance], "qrels_df")
     dask = require("dask", "dask")

@@ -8,7 +8,7 @@ from ._correlation import *  # noqa: F403
 from ._correlation import __all__ as _correlation_all
 from ._data import Qrels, Run
 from ._evaluate import evaluate
-from ._measures import known_measures
+from ._measures import known_measures, measures
 from ._options import EvalOptions
 from ._parse import parse_measure
 from ._result import RankingResult
@@ -24,5 +24,6 @@ __all__ = [
     "SubtopicQrels",
     "evaluate",
     "known_measures",
+    "measures",
     "parse_measure",
 ]

@@ -28,8 +28,9 @@ usual (a mean of expectations is the expectation of the mean).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -38,9 +39,13 @@ from .._typing import BoolArray, FloatArray, IntArray
 from . import _kernels as k
 from ._conventions import Conventions
 from ._gains import _idcg, gain_table, ideal
-from ._measures import Kernel, Measure
 from ._order import segments
 from ._state import Context, RankedState
+
+if TYPE_CHECKING:
+    from ._measures import Measure
+
+Kernel = Callable[[Any, tuple[Any, ...]], Any]
 
 __all__: list[str] = []
 
@@ -260,62 +265,33 @@ def success(ctx: AverageContext, params: tuple[Any, ...]) -> FloatArray:
 
 
 # ----------------------------------------------------------------- registry
-OWN: dict[str, Kernel] = {
-    "map": ap,
-    "gm_map": ap,
-    "map_cut": ap_cut,
-    "recip_rank": rr,
-    "RR_cut": rr,
-    "success": success,
-    "ndcg": ndcg,
-    "ndcg_cut": ndcg_cut,
-    "dcg": dcg,
-}
-# kernels that read only expected counts (linear in where the relevant documents are)
-COUNTS = frozenset(
-    {
-        "runid",
-        "num_q",
-        "num_ret",
-        "num_rel",
-        "num_rel_ret",
-        "num_nonrel_judged_ret",
-        "P",
-        "recall",
-        "relative_P",
-        "Rprec",
-        "Rprec_mult",
-        "hit_rate",
-        "unj",
-        "set_P",
-        "set_recall",
-        "set_relative_P",
-        "utility",
-        "micro_set_P",
-        "micro_set_recall",
-        "ideal_dcg",
-    }
-)
-# not linear in the counts: exact only while max_docs cuts no group (the set is then fixed)
-WHOLE_LIST = frozenset({"set_map", "set_F", "micro_set_F"})
-
-SUPPORTED = sorted({*OWN, *COUNTS, *WHOLE_LIST} - {"runid"}, key=str.lower)
-
-
 def check_supported(requests: list[tuple[str, Measure]], state: RankedState) -> None:
-    """Raise :class:`ParameterError` naming each measure ``ties="average"`` cannot compute."""
-    allowed = {*OWN, *COUNTS} | (WHOLE_LIST if state.depth is None else set())
-    bad = [key for key, m in requests if m.family not in allowed]
+    """Raise :class:`ParameterError` naming each measure ``ties="average"`` cannot compute.
+
+    Each family's ``tied`` field (:class:`~._measures.MeasureDef`) says how it is computed.
+    """
+    from ._measures import MEASURES
+
+    allowed = ("counts", "whole_list") if state.depth is None else ("counts",)
+    bad = [
+        key
+        for key, m in requests
+        if m.definition.tied is None
+        or (isinstance(m.definition.tied, str) and m.definition.tied not in allowed)
+    ]
     if bad:
-        extra = (
-            "" if state.depth is None else " (set_map, set_F and micro_set_F: not with max_docs)"
+        names = sorted(
+            (d.name for d in MEASURES if d.tied is not None and d.name != "runid"), key=str.lower
         )
+        cut = [d.name for d in MEASURES if d.tied == "whole_list"]
+        extra = "" if state.depth is None else f" ({', '.join(cut)}: not with max_docs)"
         raise ParameterError(
             f"ties='average' has no closed form for {', '.join(dict.fromkeys(bad))}; "
-            f"it supports {', '.join(SUPPORTED)}{extra}. Pick another ties= policy for them"
+            f"it supports {', '.join(names)}{extra}. Pick another ties= policy for them"
         )
 
 
 def kernel(m: Measure) -> Kernel | None:
     """The kernel of a measure under ``ties="average"`` (an expectation kernel or a count one)."""
-    return OWN.get(m.family, m.definition.kernel)
+    tied = m.definition.tied
+    return m.definition.kernel if tied is None or isinstance(tied, str) else tied

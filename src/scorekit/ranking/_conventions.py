@@ -53,11 +53,20 @@ from .._validation import check_option
 
 __all__ = ["PRESETS", "Conventions", "resolve_conventions"]
 
-TIES = ("docid_desc", "docid_asc", "input_order", "average", "optimistic", "pessimistic")
+TIES = (
+    "docid_desc",
+    "docid_asc",
+    "input_order",
+    "average",
+    "optimistic",
+    "pessimistic",
+    "ranx",
+)
 AP_DENOMINATORS = ("relevant", "min_relevant_k", "hits")
 MISSING_QUERIES = ("ignore", "zero", "error")
 NDCG_IDEALS = ("judged", "candidates")
 GAINS = ("linear", "exponential", "binary")
+IPREC_RULES = ("trec_eval10", "trec_eval9", "textbook")
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +76,12 @@ class Conventions:
     ``gain`` is ``"linear"``, ``"exponential"``, ``"binary"`` (1 for a relevant
     grade) or ``"mapping"`` with ``gain_map`` holding sorted ``(grade, gain)``
     pairs; ``gain_from_level`` gives grades below ``rel_level`` gain 0 (ranx).
+    ``iprec_rule`` turns a recall level x into the number of relevant documents
+    k whose interpolated precision iprec_at_recall reports: ``"trec_eval10"``
+    lround(x R), ``"trec_eval9"`` (pytrec_eval, ir_measures) trunc(x R + 0.9),
+    ``"textbook"`` ceil(x R), the highest precision at any recall >= x.
+    ``renames`` maps a family to the one the tool means by its name
+    (``hit_rate@k`` is ``success@k`` in ranx, torchmetrics and RecBole).
     """
 
     ties: str = "docid_desc"
@@ -77,6 +92,8 @@ class Conventions:
     gain_map: tuple[tuple[int, float], ...] = ()
     gain_from_level: bool = False
     num_docs: int = 0  # documents in the collection (trec_eval -N; utility only)
+    iprec_rule: str = "trec_eval10"
+    renames: tuple[tuple[str, str], ...] = ()  # a family the tool's name means instead
 
     def grade_gain(self, grade: IntArray, rel_level: int) -> FloatArray:
         """NDCG gain of each relevance code (codes < 0, i.e. unjudged, gain 0).
@@ -99,16 +116,27 @@ class Conventions:
         return g
 
 
+# ranx, torchmetrics (RetrievalHitRate) and RecBole (Hit@K): share of queries with a hit
+_HIT_RATE = (("hit_rate", "success"),)
+
 PRESETS: dict[str, Conventions] = {
     "trec_eval": Conventions(),
     "sklearn": Conventions(ties="average", ap_denominator="hits", ndcg_ideal="candidates"),
-    "ranx": Conventions(ties="input_order", missing_queries="error", gain_from_level=True),
-    "torchmetrics": Conventions(ties="average", ap_denominator="hits", ndcg_ideal="candidates"),
+    "ranx": Conventions(
+        ties="ranx", missing_queries="error", gain_from_level=True, renames=_HIT_RATE
+    ),
+    "torchmetrics": Conventions(
+        ties="average", ap_denominator="hits", ndcg_ideal="candidates", renames=_HIT_RATE
+    ),
     "spark": Conventions(
         ties="input_order", ap_denominator="min_relevant_k", missing_queries="zero", gain="binary"
     ),
     "recbole": Conventions(
-        ties="input_order", ap_denominator="min_relevant_k", missing_queries="zero", gain="binary"
+        ties="input_order",
+        ap_denominator="min_relevant_k",
+        missing_queries="zero",
+        gain="binary",
+        renames=_HIT_RATE,
     ),
 }
 
@@ -145,6 +173,7 @@ def resolve_conventions(
     ndcg_ideal: str | None = None,
     gain: str | Mapping[Any, Any] | None = None,
     all_queries: bool = False,
+    iprec_rule: str | None = None,
 ) -> Conventions:
     """The conventions of a preset (default trec_eval's) with the explicit options applied.
 
@@ -164,6 +193,7 @@ def resolve_conventions(
         ("ap_denominator", ap_denominator, AP_DENOMINATORS),
         ("missing_queries", missing_queries, MISSING_QUERIES),
         ("ndcg_ideal", ndcg_ideal, NDCG_IDEALS),
+        ("iprec_rule", iprec_rule, IPREC_RULES),
     ):
         if value is not None:
             check_option(value, name, allowed)

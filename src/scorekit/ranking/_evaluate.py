@@ -32,6 +32,7 @@ from .._errors import EmptyInputError, ParameterError
 from .._typing import AnyArray, IntArray
 from ._average import AverageContext, check_supported
 from ._average import kernel as average_kernel
+from ._contexts import Contexts
 from ._conventions import Conventions, check_gain_grades, resolve_conventions
 from ._data import Qrels, Run
 from ._ids import decode, hash_ids, padded, words
@@ -39,6 +40,7 @@ from ._measures import Measure
 from ._options import EvalOptions
 from ._order import segments as _segments
 from ._parse import parse_requests
+from ._ranx_order import ranx_positions
 from ._result import PerQuery, RankingResult, summarize
 from ._state import NONPOOL, UNJUDGED, Context, RankedState, pair_counts
 from ._subtopics import SubtopicQrels
@@ -139,7 +141,9 @@ def ranked_state(
     if average:
         group = group_ids(rc.query, run.score)
     elif conv.ties != "docid_desc":
-        source = run._input_positions() if conv.ties == "input_order" else None
+        source = run._input_positions() if conv.ties in ("input_order", "ranx") else None
+        if conv.ties == "ranx" and source is not None:
+            source = ranx_positions(rc.query, run.score, source)
         rel = arrange(rel, rc.query, run.score, conv, rel_level, source)
 
     in_run = run_code >= 0
@@ -200,22 +204,6 @@ def _levels(qrels: Qrels, qrels_code: IntArray) -> tuple[IntArray, IntArray, Int
     return pair_counts(q[keep], qrels.relevance[keep].astype(np.int64))
 
 
-def _micro(ctx: Context, m: Measure) -> float:
-    def ratio(num: IntArray, den: IntArray) -> float:
-        d = float(den.sum())
-        return float(num.sum()) / d if d > 0 else 0.0
-
-    if m.family == "hit_rate":
-        return ratio(ctx.relevant_upto(int(m.params[0])), ctx.num_rel)
-    p = ratio(ctx.num_rel_ret, ctx.num_ret)
-    r = ratio(ctx.num_rel_ret, ctx.num_rel)
-    if m.family == "micro_set_P":
-        return p
-    if m.family == "micro_set_recall":
-        return r
-    return 2 * p * r / (p + r) if p + r > 0 else 0.0
-
-
 def evaluate(
     qrels: Qrels | SubtopicQrels,
     run: Run,
@@ -234,6 +222,7 @@ def evaluate(
     ndcg_ideal: str | None = None,
     compat: str | None = None,
     num_docs: int | None = None,
+    iprec_rule: str | None = None,
 ) -> RankingResult:
     """Evaluate a run against relevance judgments; trec_eval's conventions unless told otherwise.
 
@@ -258,6 +247,9 @@ def evaluate(
       of the run's own candidates (``"candidates"``: scikit-learn's dense rows);
     - ``gain``: ``"linear"`` (the grade), ``"exponential"`` (2^grade - 1),
       ``"binary"`` (1 if relevant) or a mapping {grade: gain} covering every grade;
+    - ``iprec_rule``: how iprec_at_recall (and 11pt_avg) turns a recall level
+      into a rank: ``"trec_eval10"``, ``"trec_eval9"`` (pytrec_eval, ir_measures)
+      or ``"textbook"`` (the highest precision at any recall >= r);
     - ``compat``: ``"trec_eval"``, ``"sklearn"``, ``"ranx"``, ``"torchmetrics"``,
       ``"spark"`` or ``"recbole"`` sets them as that tool does (sources in
       ``docs/why-tools-disagree.md``).
@@ -322,6 +314,7 @@ def evaluate(
         ndcg_ideal=ndcg_ideal,
         compat=compat,
         num_docs=num_docs,
+        iprec_rule=iprec_rule,
     )
     if isinstance(qrels, SubtopicQrels):  # diversity measures (ndeval): _diversity_eval.py
         from ._diversity_eval import evaluate_subtopics
@@ -329,7 +322,7 @@ def evaluate(
         given = {f.name: getattr(opts, f.name) for f in dataclasses.fields(opts)}
         return evaluate_subtopics(qrels, run, measures, **given)
     conv = opts.conventions()
-    requests = parse_requests(measures)
+    requests = parse_requests(measures, conv.renames)
     state = ranked_state(
         qrels,
         run,
@@ -341,6 +334,12 @@ def evaluate(
     return compute(
         state, requests, rel_level=int(opts.rel_level), per_query=opts.per_query, conventions=conv
     )
+
+
+def _context(state: RankedState, rel_level: int, conv: Conventions) -> Context:
+    if state.tie_start is not None:
+        return AverageContext(state, rel_level, conv)
+    return Context(state, rel_level, conv.gain, conv)
 
 
 def compute(
@@ -359,21 +358,19 @@ def compute(
     kernels of :mod:`._average`.
     """
     conv = resolve_conventions(gain=gain) if conventions is None else conventions
-    ctx: Context
     if state.tie_start is not None:
         check_supported(requests, state)
-        ctx = AverageContext(state, rel_level, conv)
-    else:
-        ctx = Context(state, rel_level, conv.gain, conv)
+    contexts = Contexts(state, rel_level, conv, _context)
     values: dict[Measure, PerQuery] = {}
     summary: dict[Measure, object] = {}
     for _, m in requests:
         if m in values:
             continue
+        ctx = contexts.get(m.options)
         kernel = average_kernel(m) if state.tie_start is not None else m.definition.kernel
         v: PerQuery = np.zeros(ctx.n_q) if kernel is None else kernel(ctx, m.params)
         values[m] = v
-        summary[m] = summarize(m, v, ctx.n_q, lambda mm: _micro(ctx, mm))
+        summary[m] = summarize(m, v, ctx.n_q, ctx)
     return RankingResult(
         tuple(decode(state.qids)),
         tuple(k for k, _ in requests),

@@ -131,6 +131,24 @@ def hit_rate(ctx: Context, params: tuple[Any, ...]) -> FloatArray:
     return recall(ctx, params)
 
 
+def hits(ctx: Context, params: tuple[Any, ...]) -> FloatArray:
+    """Ranx's hits@k: the number of relevant documents in the top k."""
+    return ctx.relevant_upto(int(params[0])).astype(np.float64)
+
+
+def f1(ctx: Context, params: tuple[Any, ...]) -> FloatArray:
+    """Ranx's f1@k: the harmonic mean of P@k and recall@k of each query (0 when both are 0)."""
+    p, r = P(ctx, params), recall(ctx, params)
+    return _div(2.0 * p * r, p + r)
+
+
+def judged(ctx: Context, params: tuple[Any, ...]) -> FloatArray:
+    """ir_measures' Judged@k: judged documents in the top k over min(k, retrieved)."""
+    k = ctx.num_ret if params[0] is None else np.minimum(int(params[0]), ctx.num_ret)
+    in_qrels = ctx.count_upto(np.flatnonzero(ctx.state.rel != NONPOOL), k)
+    return _div(in_qrels, k)
+
+
 def Rprec(ctx: Context, params: tuple[Any, ...]) -> FloatArray:
     return _div(ctx.relevant_upto(ctx.num_rel), ctx.num_rel)
 
@@ -203,6 +221,14 @@ def bpref(ctx: Context, params: tuple[Any, ...]) -> FloatArray:
     return _div(_per_query(ctx, q, w), ctx.num_rel)
 
 
+def yaap(ctx: Context, params: tuple[Any, ...]) -> FloatArray:
+    """trec_eval's yaap (Robertson 2012): log((1 + S) / (1 + R - S)), S the sum of precisions."""
+    _, q, _ = ctx.relevant
+    total = _per_query(ctx, q, _precision_at_relevant(ctx))
+    out: FloatArray = np.log((1.0 + total) / (1.0 + ctx.num_rel.astype(np.float64) - total))
+    return out
+
+
 def gm_bpref(ctx: Context, params: tuple[Any, ...]) -> FloatArray:
     """Per query bpref; the summary is the geometric mean with floor 1e-5."""
     return bpref(ctx, params)
@@ -254,8 +280,19 @@ def _interpolated(ctx: Context) -> FloatArray:
     return out
 
 
+def _iprec_cut(ctx: Context, fraction: float) -> IntArray:
+    """How many relevant documents recall level ``fraction`` stands for (``iprec_rule=``)."""
+    x = fraction * ctx.num_rel.astype(np.float64)
+    rule = ctx.conv.iprec_rule
+    if rule == "trec_eval9":  # trec_eval 9.0's m_iprec_at_recall.c: (long) (x * R + 0.9)
+        return np.trunc(x + 0.9).astype(np.int64)
+    if rule == "textbook":  # the fewest relevant documents with recall >= x (0.3 * 10 is 3)
+        return np.ceil(np.round(x, 9)).astype(np.int64)
+    return lround(x)
+
+
 def _iprec_at(ctx: Context, fraction: float) -> FloatArray:
-    cut = lround(fraction * ctx.num_rel.astype(np.float64))
+    cut = _iprec_cut(ctx, fraction)
     nrr = ctx.num_rel_ret
     ok = (cut <= nrr) & (nrr > 0)
     idx = ctx.rel_start[:-1] + np.maximum(cut, 1) - 1
@@ -301,3 +338,30 @@ def relstring(ctx: Context, params: tuple[Any, ...]) -> list[str]:
     text = _REL_CHARS[idx].tobytes().decode("ascii")
     bounds = np.concatenate([[0], np.cumsum(depth)]).tolist()
     return [text[bounds[i] : bounds[i + 1]] for i in range(ctx.n_q)]
+
+
+# ------------------------------------------------- micro summaries (totals)
+def _ratio(num: Any, den: Any) -> float:
+    d = float(np.sum(den))
+    return float(np.sum(num)) / d if d > 0 else 0.0
+
+
+def micro_hit_rate(ctx: Context, params: tuple[Any, ...]) -> float:
+    """Relevant documents in the top k over relevant documents, both summed over queries."""
+    return _ratio(ctx.relevant_upto(int(params[0])), ctx.num_rel)
+
+
+def micro_set_P(ctx: Context, params: tuple[Any, ...]) -> float:
+    """Relevant retrieved over retrieved, both summed over queries."""
+    return _ratio(ctx.num_rel_ret, ctx.num_ret)
+
+
+def micro_set_recall(ctx: Context, params: tuple[Any, ...]) -> float:
+    """Relevant retrieved over relevant, both summed over queries."""
+    return _ratio(ctx.num_rel_ret, ctx.num_rel)
+
+
+def micro_set_F(ctx: Context, params: tuple[Any, ...]) -> float:
+    """Harmonic mean of :func:`micro_set_P` and :func:`micro_set_recall`."""
+    p, r = micro_set_P(ctx, params), micro_set_recall(ctx, params)
+    return 2 * p * r / (p + r) if p + r > 0 else 0.0

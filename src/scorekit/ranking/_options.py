@@ -19,12 +19,15 @@ from ._conventions import Conventions, resolve_conventions
 
 __all__ = ["EvalOptions"]
 
-Ties = Literal["docid_desc", "docid_asc", "input_order", "average", "optimistic", "pessimistic"]
+Ties = Literal[
+    "docid_desc", "docid_asc", "input_order", "average", "optimistic", "pessimistic", "ranx"
+]
 ApDenominator = Literal["relevant", "min_relevant_k", "hits"]
 MissingQueries = Literal["ignore", "zero", "error"]
 NdcgIdeal = Literal["judged", "candidates"]
 GainName = Literal["linear", "exponential", "binary"]
 Compat = Literal["trec_eval", "sklearn", "ranx", "torchmetrics", "spark", "recbole"]
+IprecRule = Literal["trec_eval10", "trec_eval9", "textbook"]
 
 _CHOICES: dict[str, Any] = {
     "ties": Ties,
@@ -33,6 +36,7 @@ _CHOICES: dict[str, Any] = {
     "ndcg_ideal": NdcgIdeal,
     "gain": GainName,
     "compat": Compat,
+    "iprec_rule": IprecRule,
 }
 
 
@@ -67,6 +71,8 @@ class EvalOptions:
     num_docs : int or None
         Number of documents in the collection (``-N``): the utility measure's
         non-relevant, non-retrieved term. ``None`` is trec_eval's 0.
+    iprec_rule : {"trec_eval10", "trec_eval9", "textbook"} or None
+        How interpolated precision finds its recall level (``docs/why-tools-disagree.md``).
 
     Examples
     --------
@@ -91,6 +97,7 @@ class EvalOptions:
     ndcg_ideal: NdcgIdeal | None = None
     compat: Compat | None = None
     num_docs: int | None = None
+    iprec_rule: IprecRule | None = None
 
     def __post_init__(self) -> None:
         if not _integer(self.rel_level):
@@ -138,6 +145,7 @@ class EvalOptions:
             ndcg_ideal=self.ndcg_ideal,
             gain=self.gain,
             all_queries=bool(self.all_queries),
+            iprec_rule=self.iprec_rule,
         )
         return replace(conv, num_docs=int(self.num_docs or 0))
 

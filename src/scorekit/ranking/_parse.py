@@ -25,17 +25,16 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from .._errors import ParameterError, UnknownMeasureError
-from ._measures import BY_NAME, MEASURES, NICKNAMES, Measure, MeasureDef, known_measures
+from ._call import MAX_CUTOFF, claims, number, parse_call
+from ._measures import MEASURES, NICKNAMES, Measure, MeasureDef, known_measures
 
 __all__ = ["parse_measure"]
 
-_LOWER = {d.name.lower(): d for d in MEASURES}
-_ALIAS_AT = {d.alias.lower(): d for d in MEASURES if d.alias and d.alias_at}
-_ALIAS_BARE = {d.alias.lower(): d for d in MEASURES if d.alias and not d.alias_at}
-_ALIAS_AT.update({"iprec": BY_NAME["iprec_at_recall"], "r": BY_NAME["recall"]})
-_ALIAS_RE = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)\s*(?:\((.*)\))?\s*(?:@\s*([^@]+))?$")
+_LOWER: dict[str, MeasureDef] = {}
+for _d in MEASURES:  # trec_eval's families first: 'rbp' is trec_eval's, 'RBP' ir_measures'
+    _LOWER.setdefault(_d.name.lower(), _d)
 _INT_RE = re.compile(r"^\s*[+-]?\d+")
-_BY_LENGTH = sorted((d for d in MEASURES if d.params != "none"), key=lambda d: -len(d.name))
+_BY_LENGTH = sorted((d for d in MEASURES if d.syntax != "none"), key=lambda d: -len(d.name))
 
 
 def _error(text: str, why: str = "") -> UnknownMeasureError:
@@ -60,13 +59,7 @@ def _tokens(text: str, name: str) -> list[str]:
 
 
 def _number(tok: str, name: str) -> float:
-    try:
-        value = float(tok)
-    except ValueError:
-        raise ParameterError(f"measure {name!r}: parameter {tok!r} is not a number") from None
-    if value != value or value in (float("inf"), float("-inf")):
-        raise ParameterError(f"measure {name!r}: parameter {tok!r} is not a finite number")
-    return value
+    return number(tok, "parameter", name)
 
 
 def _cut_ints(text: str, name: str) -> list[int]:
@@ -77,6 +70,8 @@ def _cut_ints(text: str, name: str) -> list[int]:
             raise ParameterError(f"measure {name!r}: cutoff {tok!r} is not an integer")
         values.append(int(m.group()))
     values.sort()
+    if values[-1] > MAX_CUTOFF:
+        raise ParameterError(f"measure {name!r}: cutoffs must be at most 2**53, got {values[-1]}")
     if values[0] <= 0:
         raise ParameterError(f"measure {name!r}: cutoffs must be positive, got {values[0]}")
     if len(set(values)) != len(values):
@@ -91,12 +86,9 @@ def _cut_floats(text: str, name: str) -> list[float]:
     return values
 
 
-_FLOAT_COUNTS = {"utility": (4, 4), "set_F": (1, 1), "relstring": (1, 1), "11pt_avg": (1, 10**6)}
-
-
 def _floats(text: str, d: MeasureDef) -> tuple[float, ...]:
     values = tuple(_number(t, d.name) for t in _tokens(text, d.name))
-    lo, hi = _FLOAT_COUNTS[d.name]
+    lo, hi = d.arity
     if not lo <= len(values) <= hi:
         want = str(lo) if lo == hi else f"at least {lo}"
         raise ParameterError(f"measure {d.name!r} takes {want} parameter(s), got {len(values)}")
@@ -112,9 +104,8 @@ def _pairs(text: str, d: MeasureDef) -> tuple[tuple[str, float], ...]:
             raise ParameterError(
                 f"measure {d.name!r}: parameters are 'grade=gain' pairs, got {tok!r}"
             )
-        allowed_p = d.name in ("rbp", "rbp_resid") and key == "p"
-        if not allowed_p and not re.fullmatch(r"[+-]?\d+", key):
-            real = "'p' or integer grades" if d.name in ("rbp", "rbp_resid") else "integer grades"
+        if key not in d.keys and not re.fullmatch(r"[+-]?\d+", key):
+            real = " or ".join([*(repr(k) for k in d.keys), "integer grades"])
             raise ParameterError(f"measure {d.name!r}: unknown parameter {key!r} (expected {real})")
         out.append((key, _number(value, d.name)))
     return tuple(out)
@@ -123,19 +114,19 @@ def _pairs(text: str, d: MeasureDef) -> tuple[tuple[str, float], ...]:
 def _with_params(d: MeasureDef, text: str) -> tuple[Measure, ...]:
     """Measures of family ``d`` with trec_eval parameter text (after the dot)."""
     text = text.strip()
-    if d.params == "none":
+    if d.syntax == "none":
         raise ParameterError(f"measure {d.name!r} takes no parameters, got {text!r}")
-    if d.params == "cut_int":
+    if d.syntax == "cut_int":
         return tuple(Measure(d.name, (c,)) for c in _cut_ints(text, d.name))
-    if d.params == "cut_float":
+    if d.syntax == "cut_float":
         return tuple(Measure(d.name, (c,)) for c in _cut_floats(text, d.name))
-    if d.params == "floats":
+    if d.syntax == "floats":
         return (Measure(d.name, _floats(text, d), text),)
     return (Measure(d.name, _pairs(text, d), text),)
 
 
 def _defaults(d: MeasureDef) -> tuple[Measure, ...]:
-    if d.params in ("cut_int", "cut_float"):
+    if d.syntax in ("cut_int", "cut_float"):
         if not d.defaults:
             raise ParameterError(f"measure {d.name!r} needs a cutoff, e.g. {d.fmt.format(10)!r}")
         return tuple(Measure(d.name, (c,)) for c in d.defaults)
@@ -148,58 +139,23 @@ def _check_at(text: str, d: MeasureDef, at: str) -> None:
     (trec_eval's dotted syntax truncates ``P.10.5`` to 10; the '@' aliases do not guess.)
     """
     value = at.strip()
-    if d.params == "cut_int" and not re.fullmatch(r"\d+", value):
+    if d.syntax == "cut_int" and not re.fullmatch(r"\d+", value):
         raise ParameterError(f"measure {text!r}: the cutoff after '@' must be a whole number")
-    if d.params == "cut_float":
+    if d.syntax == "cut_float":
         level = _number(value, d.name)
         if not 0 <= level <= 1:
             raise ParameterError(f"measure {text!r}: the recall level must lie in [0, 1]")
 
 
-def _alias(text: str) -> tuple[Measure, ...] | None:
-    m = _ALIAS_RE.match(text)
-    if m is None:
-        return None
-    name, args, at = m.group(1).lower(), m.group(2), m.group(3)
-    family_at = _ALIAS_AT.get(name)
-    if family_at is None and name in _LOWER and _LOWER[name].params in ("cut_int", "cut_float"):
-        family_at = _LOWER[name]
-    bare = _ALIAS_BARE.get(name) or (_LOWER.get(name) if name in _LOWER else None)
-    if family_at is None and bare is None:
-        return None
-    extra: list[str] = []
-    if args is not None and args.strip():
-        for tok in args.split(","):
-            key, eq, value = tok.partition("=")
-            key, value = key.strip(), value.strip()
-            if key.lower() in ("cutoff", "k", "recall") and eq and family_at is not None:
-                if at is not None:
-                    raise ParameterError(f"measure {text!r} gives the cutoff twice")
-                at = value
-            elif bare is not None and bare.params == "pairs" and eq:
-                extra.append(f"{key}={value}")
-            else:
-                real = ["cutoff"] if family_at is not None else []
-                if bare is not None and bare.params == "pairs":
-                    real.append("p" if bare.name.startswith("rbp") else "<grade>")
-                raise ParameterError(
-                    f"measure {text!r}: unknown parameter {key!r}; known: {', '.join(real) or 'none'}"
-                )
-    if at is not None:
-        if family_at is None or extra:
-            raise ParameterError(f"measure {text!r} takes no '@' cutoff")
-        _check_at(text, family_at, at)
-        return _with_params(family_at, at)
-    if bare is None:
-        if family_at is None:  # unreachable: one of the two was found above
-            return None
-        hint = (
-            family_at.fmt.format(10) if family_at.fmt else f"{family_at.alias or family_at.name}@10"
-        )
-        raise ParameterError(f"measure {text!r} needs a cutoff, e.g. {hint!r}")
-    if extra:
-        return _with_params(bare, ",".join(extra))
-    return _defaults(bare)
+def at_measures(text: str, d: MeasureDef, at: str) -> tuple[Measure, ...]:
+    """The measures of a cutoff family with the value written after ``@``."""
+    _check_at(text, d, at)
+    return _with_params(d, at)
+
+
+def pairs_measure(d: MeasureDef, text: str) -> Measure:
+    """The measure of a ``floats``/``pairs`` family with trec_eval's parameter text."""
+    return _with_params(d, text)[0]
 
 
 @lru_cache(maxsize=4096)
@@ -211,7 +167,7 @@ def _parse(text: str) -> tuple[tuple[Measure, ...], bool]:
     low = s.lower()
     if low in NICKNAMES:
         return tuple(m for d in MEASURES if low in d.sets for m in _defaults(d)), True
-    if low in _LOWER and _LOWER[low].trec:
+    if low in _LOWER and _LOWER[low].trec and not claims(s):
         return _defaults(_LOWER[low]), s == _LOWER[low].name
     head, dot, rest = s.partition(".")
     d = _LOWER.get(head.lower()) if dot and "@" not in s and "(" not in s else None
@@ -225,7 +181,7 @@ def _parse(text: str) -> tuple[tuple[Measure, ...], bool]:
                 continue
             if len(found) == 1:
                 return found, True
-    alias = _alias(s)
+    alias = parse_call(s)
     if alias is None:
         raise _error(s)
     return alias, False
@@ -244,7 +200,9 @@ def parse_measure(text: str) -> tuple[Measure, ...]:
     return _parse(text)[0]
 
 
-def parse_requests(requests: str | Iterable[str]) -> list[tuple[str, Measure]]:
+def parse_requests(
+    requests: str | Iterable[str], renames: tuple[tuple[str, str], ...] = ()
+) -> list[tuple[str, Measure]]:
     """(result key, measure) pairs for a list of names, in request order, without repeats.
 
     Names in trec_eval's syntax, and any name that stands for several measures,
@@ -252,6 +210,8 @@ def parse_requests(requests: str | Iterable[str]) -> list[tuple[str, Measure]]:
     ``P_10``); other names keep the spelling used (``nDCG@10``, ``AP``, ``MAP``). As in
     trec_eval, a family given with parameters replaces its default instances in
     a nickname (``["all_trec", "relstring.20"]`` gives ``relstring_20`` only).
+    ``renames`` (a ``compat=`` preset's) gives a family the meaning the tool
+    has for its name: ranx's ``hit_rate@10`` is ``success@10``.
     """
     if isinstance(requests, str):
         requests = [requests]
@@ -264,6 +224,12 @@ def parse_requests(requests: str | Iterable[str]) -> list[tuple[str, Measure]]:
         if not isinstance(req, str):
             raise UnknownMeasureError(f"measure names must be strings, got {type(req).__name__}")
         measures, trec = _parse(req)
+        if renames:
+            swap = dict(renames)
+            measures = tuple(
+                Measure(swap[m.family], m.params, m.text, m.options) if m.family in swap else m
+                for m in measures
+            )
         nickname = req.strip().lower() in NICKNAMES
         if trec and not nickname:
             explicit.update(m.family for m in measures)
@@ -273,5 +239,8 @@ def parse_requests(requests: str | Iterable[str]) -> list[tuple[str, Measure]]:
         for m in measures:
             if nickname and m.family in explicit:
                 continue
-            out.setdefault(key if not trec and len(measures) == 1 else m.name, m)
+            name = key if not trec and len(measures) == 1 else m.name
+            if name in out and out[name] != m and m.params:  # iprec_at_recall.0.333,0.334
+                name = f"{m.family}_{m.params[0]!r}"  # trec_eval prints both under one name
+            out.setdefault(name, m)
     return list(out.items())

@@ -24,7 +24,7 @@ def _print_order(measures: list[Measure]) -> list[Measure]:
     first = {m: i for i, m in enumerate(measures)}
 
     def key(m: Measure) -> tuple[Any, ...]:
-        cut = m.definition.params in ("cut_int", "cut_float")
+        cut = m.definition.syntax in ("cut_int", "cut_float")
         return (ORDER[m.family], float(m.params[0]) if cut else 0.0, first[m])
 
     return sorted(dict.fromkeys(measures), key=key)
@@ -151,15 +151,16 @@ class RankingResult:
         return "".join(line + "\n" for line in lines)
 
 
-def summarize(m: Measure, values: PerQuery, n_q: int, micro: Any = None) -> Any:
-    """trec_eval's summary over queries for one measure (``micro``: callable for micro ratios)."""
+def summarize(m: Measure, values: PerQuery, n_q: int, ctx: Any = None) -> Any:
+    """trec_eval's summary over queries for one measure (``ctx``: the context micro ratios read)."""
     kind = m.definition.summary
     if kind in ("none", "tag") or isinstance(values, list):
         return None
     if kind == "count":
         return float(n_q)
-    if kind == "micro":
-        return micro(m)
+    micro = m.definition.micro
+    if kind == "micro" and micro is not None:
+        return micro(ctx, m.params)
     if kind == "gm":
         logs = np.log(np.maximum(values, 0.00001)).tolist()
         return math.exp(sum(logs) / n_q) if n_q else 0.0

@@ -8,6 +8,7 @@ see the difference:
 
 - ``"docid_asc"`` mirrors each group;
 - ``"input_order"`` sorts each group by the rows' input positions;
+- ``"ranx"`` by the position numba's quicksort gives them (:mod:`._ranx_order`);
 - ``"optimistic"`` / ``"pessimistic"`` sort each group by relevance (grade >=
   ``rel_level`` first / last), then gain, then grade; unjudged documents rank
   below grade 0;
@@ -58,7 +59,7 @@ def arrange(
     how = conv.ties
     if how == "docid_asc":
         src = np.repeat(lo + hi - 1, length) - pos
-    elif how == "input_order":
+    elif how in ("input_order", "ranx"):
         if source is None:  # pragma: no cover - evaluate always passes it
             raise ValueError("input_order needs the input positions")
         src = pos[np.lexsort([source[pos], group])]
