@@ -466,4 +466,4 @@ def reduce_segments(s: SegmentSums, shape: tuple[int, ...], axis: int) -> Segmen
     """
     limbs = s.limbs.reshape(*shape, s.limbs.shape[1]).sum(axis=axis)
     special = s.special.reshape(shape).sum(axis=axis)
-    return _finish(s.low, limbs.reshape(-1, s.limbs.shape[1]), special.reshape(-1))
+    return _finish(s.low, limbs.reshape(special.size, s.limbs.shape[1]), special.reshape(-1))

@@ -26,6 +26,7 @@ from scorekit._limbs import (
     int_bin_sums,
     merge_keyed,
     place_segments,
+    reduce_segments,
     round_sums,
     segment_ints,
     segment_sums,
@@ -291,3 +292,9 @@ def test_decode_checks_the_segment_count():
     assert segment_ints(decode_segment_sums(good, n_segments=2)) == [1 << UNIT_EXP, 0]
     with pytest.raises(ScorekitError, match="expected 3"):
         decode_segment_sums(good, n_segments=3)
+
+
+def test_reduce_segments_of_all_zero_states():
+    zero = bin_sums(np.zeros(4), np.arange(4), 4)  # no limb columns at all
+    assert round_sums(reduce_segments(zero, (2, 2), 0)).tolist() == [0.0, 0.0]
+    assert round_sums(reduce_segments(zero, (4,), 0)).tolist() == [0.0]
