@@ -46,7 +46,8 @@ def correlation_sums(y: FloatArray, p: FloatArray, w: FloatArray | None) -> Mome
                     acc.add(slot * k + j, part)
     t = acc.result()
     weight: ExactSum = (n << UNIT_EXP) if w is None else t[5 * k]
-    return weight, t[:k], t[k : 2 * k], t[2 * k : 3 * k], t[3 * k : 4 * k], t[4 * k : 5 * k]
+    parts = [t[i * k : (i + 1) * k] for i in range(5)]
+    return weight, parts[0], parts[1], parts[2], parts[3], parts[4]
 
 
 def _weighted_terms(u: FloatArray, v: FloatArray | None, w: FloatArray | None) -> list[FloatArray]:
@@ -55,6 +56,11 @@ def _weighted_terms(u: FloatArray, v: FloatArray | None, w: FloatArray | None) -
     if v is None:
         return terms
     return [part for t in terms for part in two_product(t, v)]
+
+
+def _overflowed(s: Moments) -> bool:
+    """Whether a per-output sum overflowed to inf/nan (then the value is nan)."""
+    return any(isinstance(v, float) for part in s[1:6] for v in part)
 
 
 def _centred(s: Moments, j: int) -> tuple[Fraction, Fraction, Fraction, Fraction, Fraction]:
@@ -88,8 +94,7 @@ def _sqrt_ratio(num: Fraction, den: Fraction) -> float:
 def pearson_from_sums(s: Moments) -> FloatArray:
     """Pearson's r per output; ``nan`` (with a warning) where a column is constant."""
     out = []
-    weight = s[0]
-    if isinstance(weight, float) or any(isinstance(v, float) for part in s[1:] for v in part):
+    if isinstance(s[0], float) or _overflowed(s):
         return np.full(len(s[1]), np.nan)
     for j in range(len(s[1])):
         _, cxx, cyy, cxy, _ = _centred(s, j)
@@ -103,8 +108,7 @@ def pearson_from_sums(s: Moments) -> FloatArray:
 
 def concordance_from_sums(s: Moments, bias: bool = False) -> FloatArray:
     """Lin's concordance per output (``bias``: population moments, else n − 1)."""
-    weight = s[0]
-    if isinstance(weight, float) or any(isinstance(v, float) for part in s[1:] for v in part):
+    if isinstance(s[0], float) or _overflowed(s):
         return np.full(len(s[1]), np.nan)
     out = []
     for j in range(len(s[1])):
@@ -171,9 +175,11 @@ def concordance_correlation(
     .. math:: \rho_c = \frac{2 s_{xy}}{s_x^2 + s_y^2 + (\bar x - \bar y)^2}
 
     torchmetrics divides the (co)variances by ``n − 1`` (the default here);
-    ``bias=True`` divides by ``n`` as Lin (1989) does. With ``sample_weight``,
-    ``n`` is ``Σw`` (frequency weights). Exact moments, rounded once; two equal
-    constant columns warn and give ``nan``.
+    ``bias=True`` divides by ``n`` as Lin (1989) does. ``sample_weight`` are
+    frequency weights (``n = Σw``: an integer weight k equals k copies of the row;
+    so with ``bias=False``, scaling every weight changes the value, as ``Σw − 1``
+    does). Exact moments, rounded once; two equal constant columns warn and give
+    ``nan``.
 
     Parameters
     ----------

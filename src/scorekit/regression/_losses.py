@@ -16,7 +16,6 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
-from scipy.special import xlogy
 
 from .._errors import DomainError, ParameterError, ShapeError
 from .._exactsum import UNIT_EXP, ExactSum, ExactSums, as_fraction, to_float, two_product
@@ -123,6 +122,8 @@ def tweedie_values(y: FloatArray, p: FloatArray, power: float) -> FloatArray:
         elif q == 0:
             dev = (y - p) ** 2
         elif q == 1:
+            from scipy.special import xlogy  # here: scipy.special is slow to import
+
             dev = 2 * (xlogy(y, y / p) - y + p)
         elif q == 2:
             dev = 2 * (np.log(p / y) + y / p - 1)
