@@ -8,11 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._errors import EmptyInputError, ParameterError, ShapeError
+from .._errors import EmptyInputError, ParameterError
 from .._exactsum import decode_sum, encode_sum
 from .._typing import ArrayLike, FloatArray
 from .._validation import check_option
-from ..regression._inputs import regression_inputs
 from ..regression._loss_state import (
     LOSS_SUMS,
     MOMENT_SUMS,
@@ -27,7 +26,7 @@ from ..regression._loss_state import (
 )
 from ..regression._losses import check_alpha, check_power
 from ._base import Accumulator
-from ._labels import empty_chunk
+from ._regression import regression_chunk
 
 __all__ = ["RegressionLosses"]
 
@@ -86,16 +85,9 @@ class RegressionLosses(Accumulator):
         self, y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None
     ) -> RegressionLosses:
         """Add a chunk (arguments as :func:`scorekit.msle`); returns self."""
-        if empty_chunk(y_true, y_pred, sample_weight):
-            return self
-        y, p, w = regression_inputs(y_true, y_pred, sample_weight, self.nan_policy)
-        state = self._state()
-        if state is not None and state.n_outputs != y.shape[1]:
-            raise ShapeError(
-                f"y_true has {y.shape[1]} outputs (columns) but the earlier chunks had "
-                f"{state.n_outputs}"
-            )
-        self._pending.push(loss_state(y, p, w, self.power, self.alpha))
+        chunk = regression_chunk(self, y_true, y_pred, sample_weight, self.nan_policy)
+        if chunk is not None:
+            self._pending.push(loss_state(*chunk, self.power, self.alpha))
         return self
 
     def _losses(self) -> LossState:
