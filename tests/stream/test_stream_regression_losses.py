@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from stream_support import feed, outcome, same
 
 import scorekit as sk
-from scorekit import DomainError, ParameterError
+from scorekit import DomainError, ParameterError, StateError
 from scorekit.stream import RegressionLosses
 
 SEEDS = st.integers(0, 2**32 - 1)
@@ -119,7 +119,7 @@ def test_worked_example():
 def test_malformed_state_raises(bad):
     d = RegressionLosses().update([1.0], [1.0]).to_dict()
     d["state"] = bad
-    with pytest.raises(ParameterError):
+    with pytest.raises(StateError):
         RegressionLosses.from_dict(d)
 
 

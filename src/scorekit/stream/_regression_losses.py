@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._errors import EmptyInputError, ParameterError
+from .._errors import EmptyInputError, StateError
 from .._exactsum import decode_sum, encode_sum
 from .._typing import ArrayLike, FloatArray
 from .._validation import check_option
@@ -27,6 +27,7 @@ from ..regression._loss_state import (
 from ..regression._losses import check_alpha, check_power
 from ._base import Accumulator
 from ._regression import regression_chunk
+from ._statecheck import Fields
 
 __all__ = ["RegressionLosses"]
 
@@ -157,10 +158,12 @@ class RegressionLosses(Accumulator):
         }
 
     def _state_from_dict(self, d: dict[str, Any]) -> None:
-        m = d["losses"]
+        m = Fields(d, "state", ("losses",)).raw("losses")
         if m is None:
             return
         try:
+            if set(m) != {"n", "n_outputs", "weight", "sums", "errors"}:
+                raise StateError(f"state.losses has the wrong keys: {sorted(map(str, m))}")
             k = int(m["n_outputs"])
             sums = {
                 name: None
@@ -172,10 +175,8 @@ class RegressionLosses(Accumulator):
             errors = {str(a): str(b) for a, b in m["errors"].items()}
             missing = [n for n, v in sums.items() if v is None and n not in errors]
             state = LossState(int(m["n"]), k, decode_sum(m["weight"]), sums, errors)
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise ParameterError(f"RegressionLosses state is malformed: {exc!r}") from exc
-        if bad or missing or state.n < 0 or k < 1:
-            raise ParameterError(
-                f"RegressionLosses state is inconsistent (sums {bad + missing}, n={state.n})"
-            )
+        except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as exc:
+            raise StateError(f"state.losses is malformed: {exc!r}") from exc
+        if bad or missing or state.n < 0 or k < 1 or set(errors) - set(sums):
+            raise StateError(f"state.losses is inconsistent (sums {bad + missing}, n={state.n})")
         self._pending.replace(state)
