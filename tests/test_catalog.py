@@ -48,9 +48,9 @@ def _data(kind: str, task: str, seed: int) -> tuple[np.ndarray, ...]:
         t[:, 0] = 1
         t[0] = 0
         return t, np.round(rng.random((N, 4)), 1)
-    if kind == "regression":
+    if kind == "regression":  # positive: every row (deviances, MSLE) is defined on it
         t = rng.uniform(1.0, 5.0, N)
-        return t, np.round(t + rng.normal(size=N), 2)
+        return t, np.round(t * rng.uniform(0.5, 1.5, N), 2)
     if kind == "clustering":
         a, b = rng.integers(0, 4, N), rng.integers(0, 5, N)
         return a, b

@@ -201,6 +201,7 @@ def _rows() -> tuple[MetricInfo, ...]:
     cm = {"accumulator": "ConfusionMatrix"}
     bc = {"accumulator": "BinaryCurve"}
     rm = {"accumulator": "RegressionMoments"}
+    rl = {"accumulator": "RegressionLosses"}
     ct = {"accumulator": "Contingency"}
     cls, reg, clu, rec = "classification", "regression", "clustering", "recsys"
 
@@ -369,6 +370,37 @@ def _rows() -> tuple[MetricInfo, ...]:
             "median absolute error", best=0.0),
         row("max_error", r.max_error, reg, "regression", False, "largest absolute error",
             method="max_error", bootstrap="none", best=0.0, **rm),
+        # the deviances have a RegressionLosses method too, but no accumulator here: "all"
+        # over a Dask frame or a MetricSet would then fail on data outside their domain
+        row("msle", r.msle, reg, "regression", False, "mean squared logarithmic error",
+            method="msle", best=0.0, **rl),
+        row("rmsle", r.rmsle, reg, "regression", False, "root mean squared logarithmic error",
+            method="rmsle", best=0.0, **rl),
+        row("mean_poisson_deviance", r.mean_poisson_deviance, reg, "regression", False,
+            "mean Poisson deviance", best=0.0),
+        row("mean_gamma_deviance", r.mean_gamma_deviance, reg, "regression", False,
+            "mean gamma deviance", best=0.0),
+        row("mean_tweedie_deviance", r.mean_tweedie_deviance, reg, "regression", False,
+            "mean Tweedie deviance (power=0: MSE)", best=0.0),
+        row("mean_pinball_loss", r.mean_pinball_loss, reg, "regression", False,
+            "mean pinball (quantile) loss", method="mean_pinball_loss", best=0.0, **rl),
+        row("d2_absolute_error", r.d2_absolute_error, reg, "regression", True,
+            "fraction of absolute error explained (D² against the median)", best=1.0),
+        row("d2_pinball", r.d2_pinball, reg, "regression", True,
+            "fraction of pinball loss explained (D² against the quantile)", best=1.0),
+        row("d2_tweedie", r.d2_tweedie, reg, "regression", True,
+            "fraction of Tweedie deviance explained (D² against the mean)", best=1.0),
+        row("smape", r.smape, reg, "regression", False,
+            "symmetric mean absolute percentage error (torchmetrics, in [0, 2])", method="smape",
+            best=0.0, **rl),
+        row("wmape", r.wmape, reg, "regression", False,
+            "weighted mean absolute percentage error Σ|e| / Σ|y|", method="wmape", best=0.0,
+            **rl),
+        row("pearson", r.pearson, reg, "regression", True,
+            "Pearson correlation of predictions and targets", method="pearson", best=1.0, **rl),
+        row("concordance_correlation", r.concordance_correlation, reg, "regression", True,
+            "Lin's concordance correlation (torchmetrics' n − 1 moments)",
+            method="concordance_correlation", best=1.0, **rl),
         # ---- clustering: two labelings
         row("adjusted_rand_index", cl.adjusted_rand_index, clu, "clustering", True,
             "Rand index adjusted for chance", method="adjusted_rand_index", best=1.0, **ct),

@@ -9,6 +9,7 @@ argument and the problem. A metric that is undefined on valid input warns with
 from __future__ import annotations
 
 __all__ = [
+    "DomainError",
     "DuplicateDocumentError",
     "EmptyInputError",
     "LabelError",
@@ -55,6 +56,10 @@ class ProbabilityRangeError(ScorekitError):
 
 class NegativeWeightError(ScorekitError):
     """``sample_weight`` (or another weight) has a negative entry."""
+
+
+class DomainError(ScorekitError):
+    """Data outside a metric's domain (``y_pred <= 0`` for a deviance, ``y <= -1`` for MSLE)."""
 
 
 class ShapeError(ScorekitError):

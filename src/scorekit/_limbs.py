@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from ._errors import StateError
 from ._typing import AnyArray, FloatArray, IntArray
 
 __all__: list[str] = []
@@ -219,13 +220,21 @@ def normalize_limbs(limbs: IntArray) -> IntArray:
 
 
 def _finish(low: int, limbs: IntArray, special: FloatArray) -> SegmentSums:
-    """Normalise with one headroom column, then drop all-zero columns at both ends."""
+    """The canonical form: normalised, the top limb folded down while it is only a sign.
+
+    Every column but the top one ends in ``[0, 2**32)``, the top one in
+    ``[-2**32, 2**32)``; all-zero columns at the bottom are dropped.
+    """
     limbs = normalize_limbs(np.concatenate([limbs, np.zeros((limbs.shape[0], 1), np.int64)], 1))
-    used = np.flatnonzero(limbs.any(axis=0))
+    width = limbs.shape[1]
+    while width >= 2 and np.all((limbs[:, width - 1] == 0) | (limbs[:, width - 1] == -1)):
+        limbs[:, width - 2] += limbs[:, width - 1] << _LIMB
+        width -= 1
+    used = np.flatnonzero(limbs[:, :width].any(axis=0))
     if used.size == 0:
         return SegmentSums(0, np.zeros((limbs.shape[0], 0), np.int64), special)
-    first, last = int(used[0]), int(used[-1])
-    return SegmentSums(low + first, np.ascontiguousarray(limbs[:, first : last + 1]), special)
+    first = int(used[0])
+    return SegmentSums(low + first, np.ascontiguousarray(limbs[:, first:width]), special)
 
 
 def _aligned(a: SegmentSums, b: SegmentSums) -> tuple[int, IntArray, IntArray]:
@@ -355,8 +364,106 @@ def encode_segment_sums(s: SegmentSums) -> dict[str, Any]:
     }
 
 
-def decode_segment_sums(data: dict[str, Any]) -> SegmentSums:
-    """The state stored by :func:`encode_segment_sums`."""
-    special = np.array([float.fromhex(v) for v in data["special"]], dtype=np.float64)
-    limbs = np.array(data["limbs"], dtype=np.int64).reshape(special.shape[0], -1)
-    return SegmentSums(int(data["low"]), limbs, special)
+def decode_segment_sums(
+    data: Any, name: str = "state", n_segments: int | None = None
+) -> SegmentSums:
+    """The state stored by :func:`encode_segment_sums`, checked field by field.
+
+    Anything malformed raises :class:`~scorekit.StateError` naming ``name`` and
+    the field; ``n_segments`` is the number of segments the state must have.
+    """
+    if not isinstance(data, dict) or set(data) != {"low", "limbs", "special"}:
+        raise StateError(f"{name} must be a dict with keys 'low', 'limbs' and 'special'")
+    low, rows, special_text = data["low"], data["limbs"], data["special"]
+    if isinstance(low, bool) or not isinstance(low, int) or not 0 <= low <= 70:
+        raise StateError(f"{name}['low'] must be an int in [0, 70], got {low!r}")
+    if not isinstance(special_text, list) or not all(isinstance(v, str) for v in special_text):
+        raise StateError(f"{name}['special'] must be a list of float.hex strings")
+    n = len(special_text)
+    if n_segments is not None and n != n_segments:
+        raise StateError(f"{name} holds {n} segments, expected {n_segments}")
+    try:
+        special = np.array([float.fromhex(v) for v in special_text], dtype=np.float64)
+    except (ValueError, OverflowError) as exc:
+        raise StateError(f"{name}['special'] holds a bad float.hex string") from exc
+    if not np.all((special == 0.0) | ~np.isfinite(special)):
+        raise StateError(f"{name}['special'] must hold 0.0, inf, -inf or nan only")
+    ok = isinstance(rows, list) and len(rows) == n and all(isinstance(r, list) for r in rows)
+    width = len(rows[0]) if ok and n else 0
+    ok = ok and low + width <= 72 and all(len(r) == width for r in rows)
+    ok = ok and all(type(v) is int and -(1 << 62) <= v < (1 << 62) for r in rows for v in r)
+    if not ok:
+        raise StateError(
+            f"{name}['limbs'] must be {n} lists of equally many ints below 2**62 in magnitude"
+        )
+    limbs = np.array(rows, dtype=np.int64).reshape(n, width)
+    return _finish(low, limbs, special)
+
+
+def take_segments(s: SegmentSums, index: IntArray) -> SegmentSums:
+    """The segments at ``index`` (a gather)."""
+    return SegmentSums(s.low, s.limbs[index], s.special[index])
+
+
+def place_segments(s: SegmentSums, index: IntArray, size: int) -> SegmentSums:
+    """``size`` segments: ``s``'s at ``index`` (distinct), zero elsewhere (a scatter)."""
+    limbs = np.zeros((size, s.limbs.shape[1]), np.int64)
+    limbs[index] = s.limbs
+    special = np.zeros(size)
+    special[index] = s.special
+    return SegmentSums(s.low, limbs, special)
+
+
+def int_bin_sums(values: AnyArray, bins: IntArray, n_bins: int) -> SegmentSums:
+    """Exact sums per bin of integers (int64, uint64 or bool), beyond 2**53 too.
+
+    Each value is cut into 32-bit halves, both exact in float64; the high half's
+    sums sit one limb up (times 2**32).
+
+    >>> s = int_bin_sums(np.array([2**62, 1, 2**62]), np.array([0, 0, 0]), 1)
+    >>> to_int64(s) is None, segment_ints(s)[0] == (2**63 + 1) << UNIT_EXP
+    (True, True)
+    """
+    v = np.asarray(values)
+    if v.dtype.kind == "b":
+        v = v.astype(np.int64)
+    low_half = (v & 0xFFFFFFFF).astype(np.float64)
+    high_half = (v >> 32).astype(np.float64)  # arithmetic shift: signed for int64
+    lo, hi = bin_sums(low_half, bins, n_bins), bin_sums(high_half, bins, n_bins)
+    return add_segment_sums(lo, SegmentSums(hi.low + 1, hi.limbs, hi.special))
+
+
+def to_int64(s: SegmentSums) -> IntArray | None:
+    """Every segment as an int64 when all are whole, non-negative and below 2**63, else None.
+
+    >>> to_int64(bin_sums(np.array([3.0, 2.0**60, 2.0**60]), np.array([0, 1, 1]), 2)).tolist()
+    [3, 2305843009213693952]
+    """
+    if not np.all(s.special == 0.0):
+        return None
+    width = s.limbs.shape[1]
+    if width == 0:
+        return np.zeros(len(s), np.int64)
+    # whole units sit at bit 1074 = 32·33 + 18: limbs 33 (from bit 18), 34 and 35 (17 bits)
+    grid = np.zeros((len(s), 40), np.int64)
+    top = s.low + width
+    if top > 36 and s.limbs[:, max(36 - s.low, 0) :].any():
+        return None
+    grid[:, s.low : min(top, 36)] = s.limbs[:, : max(min(top, 36) - s.low, 0)]
+    fraction = grid[:, :33].any(axis=1) | (grid[:, 33] & ((1 << 18) - 1) != 0)
+    if fraction.any() or (grid[:, 35] < 0).any() or (grid[:, 35] >= 1 << 17).any():
+        return None
+    out: IntArray = (grid[:, 33] >> 18) + (grid[:, 34] << 14) + (grid[:, 35] << 46)
+    return None if (out < 0).any() else out
+
+
+def reduce_segments(s: SegmentSums, shape: tuple[int, ...], axis: int) -> SegmentSums:
+    """Segments seen as an array of ``shape`` (row-major), summed exactly along ``axis``.
+
+    >>> s = bin_sums(np.array([0.1, 0.2, 0.3, 0.4]), np.arange(4), 4)
+    >>> round_sums(reduce_segments(s, (2, 2), 0)).tolist()
+    [0.4, 0.6000000000000001]
+    """
+    limbs = s.limbs.reshape(*shape, s.limbs.shape[1]).sum(axis=axis)
+    special = s.special.reshape(shape).sum(axis=axis)
+    return _finish(s.low, limbs.reshape(special.size, s.limbs.shape[1]), special.reshape(-1))

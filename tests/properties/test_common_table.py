@@ -105,6 +105,11 @@ def gen_regression(rng, n):
     return y, y + rng.normal(size=n)
 
 
+def gen_regression_positive(rng, n):
+    y = rng.uniform(1.0, 5.0, n)  # deviances and MSLE: positive targets and predictions
+    return y, y * rng.uniform(0.5, 1.5, n)
+
+
 def gen_regression_2d(rng, n):
     y = rng.uniform(1.0, 5.0, (n, 2))
     return y, y + rng.normal(size=(n, 2))
@@ -234,6 +239,7 @@ PERFECT: dict[str, Callable[[np.random.Generator, int], tuple[Any, ...]]] = {
     "multilabel_scores": perfect_multilabel_scores,
     "regression": _copy_of_truth(gen_regression),
     "regression_2d": _copy_of_truth(gen_regression_2d),
+    "regression_positive": _copy_of_truth(gen_regression_positive),
     "clustering": perfect_clustering,
     "grouped": perfect_grouped,
     "grouped_prob": perfect_grouped_prob,
@@ -251,6 +257,7 @@ GENERATORS: dict[str, Callable[[np.random.Generator, int], tuple[Any, ...]]] = {
     "multilabel_scores": gen_multilabel_scores,
     "regression": gen_regression,
     "regression_2d": gen_regression_2d,
+    "regression_positive": gen_regression_positive,
     "clustering": gen_clustering,
     "cluster_internal": gen_cluster_internal,
     "grouped": gen_grouped,
@@ -288,6 +295,7 @@ KIND_ARGS: dict[str, KindArgs] = {
     "multilabel_scores": KindArgs(_YS, _YS, ("y_score",), ()),
     "regression": KindArgs(_YP, _YP, _YP, ()),
     "regression_2d": KindArgs(_YP, _YP, _YP, ()),
+    "regression_positive": KindArgs(_YP, _YP, _YP, ()),
     "clustering": KindArgs(_LL, _LL, (), _LL),
     "cluster_internal": KindArgs(("X", "labels"), ("X", "labels"), ("X",), ("labels",)),
     "grouped": KindArgs((*_YS, "groups"), (*_YS, "groups"), ("y_score",), ("y_true", "groups")),
@@ -496,6 +504,22 @@ FACTS: dict[str, dict[str, Any]] = {
     "mape": {"symmetric": False},
     "median_absolute_error": {"symmetric": True},
     "max_error": {"symmetric": True, "one_d_only": ("y_true", "y_pred")},
+    "msle": {"symmetric": True, "kind": "regression_positive"},
+    "rmsle": {"symmetric": True, "kind": "regression_positive"},
+    "mean_poisson_deviance": {"symmetric": False, "kind": "regression_positive",
+                              "one_d_only": ("y_true", "y_pred")},
+    "mean_gamma_deviance": {"symmetric": False, "kind": "regression_positive",
+                            "one_d_only": ("y_true", "y_pred")},
+    "mean_tweedie_deviance": {"symmetric": True, "one_d_only": ("y_true", "y_pred")},
+    "mean_pinball_loss": {"symmetric": True},
+    "d2_absolute_error": {"symmetric": False},
+    "d2_pinball": {"symmetric": False},
+    "d2_tweedie": {"symmetric": False, "one_d_only": ("y_true", "y_pred")},
+    "smape": {"symmetric": True},
+    "wmape": {"symmetric": False},
+    "pearson": {"symmetric": True},
+    # frequency weights with n − 1 moments (torchmetrics): Σw − 1 is not scale-free
+    "concordance_correlation": {"symmetric": True, "weight_scale": False},
     "adjusted_rand_index": {"symmetric": True, **CL},
     "rand_index": {"symmetric": True, **CL},
     "fowlkes_mallows": {"symmetric": True, **CL},

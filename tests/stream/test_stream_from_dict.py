@@ -20,6 +20,7 @@ from scorekit.stream import (
     GroupedCurve,
     MetricSet,
     RankingAccumulator,
+    RegressionLosses,
     RegressionMoments,
 )
 from scorekit.stream._base import encode_array
@@ -42,6 +43,7 @@ def _filled():
         ),
         (ConfusionMatrix().update([0, 1, 2], [0, 2, 2], sample_weight=[0.5, 1, 2]), ["accuracy"]),
         (RegressionMoments().update([1.0, 2.0, 4.0], [1.5, 2.0, 3.0]), ["mae", "r2"]),
+        (RegressionLosses().update([1.0, 2.0, 4.0], [1.5, 2.0, 3.0]), ["msle", "pearson"]),
         (Contingency().update([0, 0, 1, 2], ["a", "b", "b", "b"]), ["adjusted_rand_index"]),
         (GroupedCurve().update(y, s, groups=["u", "u", "v", "v", "w"]), ["gauc"]),
         (

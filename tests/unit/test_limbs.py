@@ -14,19 +14,24 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import scorekit._limbs as ex
-from scorekit._exactsum import (
-    UNIT_EXP,
+from scorekit import ScorekitError
+from scorekit._exactsum import UNIT_EXP, as_fraction
+from scorekit._limbs import (
     SegmentSums,
     add_segment_sums,
-    as_fraction,
     bin_sums,
     cumulative_sums,
     decode_segment_sums,
     encode_segment_sums,
+    int_bin_sums,
     merge_keyed,
+    place_segments,
+    reduce_segments,
     round_sums,
     segment_ints,
     segment_sums,
+    take_segments,
+    to_int64,
     total_sum,
 )
 
@@ -227,3 +232,69 @@ def test_add_segment_sums_matches_concatenation():
     assert segment_ints(both) == segment_ints(
         bin_sums(np.concatenate([x, y]), np.concatenate([bx, by]), 3)
     )
+
+
+def test_int_bin_sums_are_exact_beyond_2_53():
+    rng = np.random.default_rng(4)
+    for dtype, top in ((np.int64, 2**62), (np.uint64, 2**64 - 1)):
+        v = rng.integers(0, top, 50, dtype=dtype, endpoint=True)
+        v[:5] = top
+        bins = rng.integers(0, 3, 50)
+        got = segment_ints(int_bin_sums(v, bins, 3))
+        assert got == [sum(int(x) for x in v[bins == b]) << UNIT_EXP for b in range(3)]
+    small = np.array([2**53 + 1, 2**53 + 1, 7], np.int64)
+    assert to_int64(int_bin_sums(small, np.array([0, 0, 1]), 2)).tolist() == [2**54 + 2, 7]
+    assert to_int64(int_bin_sums(np.array([True, True, False]), np.array([0, 0, 0]), 1)) == [2]
+
+
+def test_to_int64_refuses_what_does_not_fit():
+    assert to_int64(int_bin_sums(np.array([2**62, 2**62]), np.array([0, 0]), 1)) is None
+    assert to_int64(bin_sums(np.array([0.5]), np.array([0]), 1)) is None  # not whole
+    assert to_int64(bin_sums(np.array([-1.0]), np.array([0]), 1)) is None  # negative
+    assert to_int64(bin_sums(np.array([1e300]), np.array([0]), 1)) is None
+    assert to_int64(bin_sums(np.array([2.0**62, 2.0**62 - 512]), np.array([0, 0]), 1)) == [
+        2**63 - 512
+    ]
+    assert to_int64(bin_sums(np.array([]), np.array([], np.int64), 2)).tolist() == [0, 0]
+
+
+def test_take_and_place():
+    s = bin_sums(np.array([0.1, 1e200, 3.0]), np.array([0, 1, 2]), 3)
+    t = take_segments(s, np.array([2, 0]))
+    assert round_sums(t).tolist() == [3.0, 0.1]
+    p = place_segments(t, np.array([4, 1]), 5)
+    assert round_sums(p).tolist() == [0.0, 0.1, 0.0, 0.0, 3.0]
+
+
+@pytest.mark.parametrize(
+    ("data", "field"),
+    [
+        ([], "keys"),
+        ({"low": 0, "limbs": []}, "keys"),
+        ({"low": -1, "limbs": [], "special": []}, "low"),
+        ({"low": True, "limbs": [], "special": []}, "low"),
+        ({"low": 0, "limbs": [[1]], "special": ["zz"]}, "special"),
+        ({"low": 0, "limbs": [[1]], "special": ["0x1.0p+0"]}, "special"),
+        ({"low": 0, "limbs": [[1], [1, 2]], "special": ["0x0.0p+0"] * 2}, "limbs"),
+        ({"low": 0, "limbs": [[1.5]], "special": ["0x0.0p+0"]}, "limbs"),
+        ({"low": 0, "limbs": [[2**70]], "special": ["0x0.0p+0"]}, "limbs"),
+        ({"low": 0, "limbs": [[1]], "special": ["0x0.0p+0"] * 2}, "limbs"),
+        ({"low": 60, "limbs": [[1] * 20], "special": ["0x0.0p+0"]}, "limbs"),
+    ],
+)
+def test_decode_rejects_malformed_states(data, field):
+    with pytest.raises(ScorekitError, match="state"):
+        decode_segment_sums(data)
+
+
+def test_decode_checks_the_segment_count():
+    good = encode_segment_sums(bin_sums(np.array([1.0]), np.array([0]), 2))
+    assert segment_ints(decode_segment_sums(good, n_segments=2)) == [1 << UNIT_EXP, 0]
+    with pytest.raises(ScorekitError, match="expected 3"):
+        decode_segment_sums(good, n_segments=3)
+
+
+def test_reduce_segments_of_all_zero_states():
+    zero = bin_sums(np.zeros(4), np.arange(4), 4)  # no limb columns at all
+    assert round_sums(reduce_segments(zero, (2, 2), 0)).tolist() == [0.0, 0.0]
+    assert round_sums(reduce_segments(zero, (4,), 0)).tolist() == [0.0]

@@ -72,6 +72,7 @@ class Targets:
     weights: FloatArray | None
     int_weights: bool  # sample_weight was given with an integer or bool dtype
     n: int
+    raw_weights: AnyArray | None = None  # those integer weights as given (exact sums)
 
     @property
     def multilabel(self) -> bool:
@@ -108,9 +109,8 @@ def targets(
     """
     name_t, name_p = names
     a, b = as_array(y_true, name_t), as_array(y_pred, name_p)
-    int_weights = sample_weight is not None and (
-        as_array(sample_weight, "sample_weight").dtype.kind in "biu"
-    )
+    raw = None if sample_weight is None else as_array(sample_weight, "sample_weight")
+    int_weights = raw is not None and raw.dtype.kind in "biu"
     if _is_matrix(a) or _is_matrix(b):
         t, p = _indicators(a, b, names)
         w = weights_1d(sample_weight, t.shape[0])
@@ -120,7 +120,8 @@ def targets(
     nonempty(n, name_t)
     w = weights_1d(sample_weight, n)
     codes = encode_pair(_integral(t, name_t), _integral(p, name_p), names)
-    return Targets(codes, None, None, w, int_weights, n)
+    ints = raw.reshape(-1) if int_weights and raw is not None else None
+    return Targets(codes, None, None, w, int_weights, n, ints)
 
 
 def _is_matrix(arr: AnyArray) -> bool:
@@ -391,4 +392,4 @@ def one_d_counts(tg: Targets) -> ClassCounts:
     """Per-class counts of 1-D targets over the sorted classes present."""
     if tg.codes is None:
         raise ShapeError("1-D labels are needed here")  # callers check tg.multilabel first
-    return _class_counts(tg.codes, tg.weights)
+    return _class_counts(tg.codes, tg.weights, tg.raw_weights)

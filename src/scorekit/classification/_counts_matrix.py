@@ -12,6 +12,7 @@ import numpy as np
 from .._errors import ParameterError, ShapeError
 from .._typing import AnyArray, ArrayLike
 from .._validation import check_option, undefined
+from ._counts_exact import int_matrix
 from ._counts_input import (
     Targets,
     counts_for_labels,
@@ -22,6 +23,7 @@ from ._counts_input import (
 )
 from ._counts_state import (
     CM_MAX_CELLS,
+    ConfusionState,
     _accuracy_from_counts,
     _balanced_accuracy_from_counts,
     _confusion_state,
@@ -53,15 +55,20 @@ def _one_d(tg: Targets, metric: str) -> Targets:
     return tg
 
 
-def _matrix(tg: Targets, labels: ArrayLike | None, name_true: str) -> AnyArray:
+def _matrix(
+    tg: Targets, labels: ArrayLike | None, name_true: str, *, integer: bool = False
+) -> AnyArray:
     """Confusion matrix of 1-D targets; with ``labels``, those rows and columns only.
 
-    Samples whose true or predicted label is not in ``labels`` drop out.
+    Samples whose true or predicted label is not in ``labels`` drop out. With
+    ``integer`` and integer weights, the exact int64 matrix.
     """
     codes = tg.codes
     if codes is None:  # pragma: no cover - callers pass 1-D targets
         raise ShapeError("1-D labels are needed")
-    state = _confusion_state(codes, tg.weights)
+    state = _confusion_state(codes, tg.weights, tg.raw_weights)
+    if integer and state.cells is not None:
+        state = ConfusionState(int_matrix(state.cells, state.classes.size), state.classes)
 
     def true_rows() -> AnyArray:
         counts = state if tg.weights is None else _confusion_state(codes, None)
@@ -89,7 +96,9 @@ def confusion_matrix(
     scikit-learn, a 1×1 result does not warn.
 
     One ``np.bincount(true * k + pred)``; integer labels are coded by an offset,
-    without sorting.
+    without sorting. Weighted cells are exact sums rounded once (the same for
+    any order or chunking of the rows); integer weights are summed as integers,
+    beyond 2**53 too, and a cell past 2**63 − 1 raises instead of wrapping.
 
     Examples
     --------
@@ -99,9 +108,7 @@ def confusion_matrix(
     """
     check_option(normalize, "normalize", (None, "true", "pred", "all"))
     tg = _one_d(targets(y_true, y_pred, sample_weight), "confusion_matrix")
-    cm = _matrix(tg, labels, "y_true")
-    if tg.int_weights:
-        cm = np.rint(cm).astype(np.int64)
+    cm = _matrix(tg, labels, "y_true", integer=tg.int_weights)
     return _normalize_confusion(cm, normalize)
 
 

@@ -11,8 +11,9 @@ give :class:`ClassCounts` directly, per label, or per sample for
 The ``*_from_confusion`` functions take a matrix (and, where labels are
 selected, the positions of the selected labels), the ``*_from_counts``
 functions a :class:`ClassCounts`; neither validates. Streaming and Dask front
-ends merge states with :func:`_merge_confusion` (exact for unit and integer
-weights: every cell is an integer sum) and call the same functions.
+ends merge states with :func:`_merge_confusion` and call the same functions.
+Weighted cells are exact sums (:mod:`._counts_exact`), so merged states equal
+one-shot states bit for bit whatever the weights.
 """
 
 from __future__ import annotations
@@ -26,8 +27,18 @@ from typing import Any
 import numpy as np
 
 from .._errors import ParameterError, UndefinedMetricWarning
+from .._limbs import SegmentSums
 from .._typing import AnyArray, BoolArray, FloatArray, IntArray
 from .._validation import undefined
+from ._counts_exact import (
+    class_sums,
+    class_sums_of_rows,
+    counted_cells,
+    merge_cells,
+    rounded_matrix,
+    select_cells,
+    weighted_cells,
+)
 from ._labels import encode
 
 __all__: list[str] = []
@@ -56,11 +67,13 @@ class LabelCodes:
 class ConfusionState:
     """Confusion matrix over ``classes`` (rows true, columns predicted).
 
-    ``matrix`` is int64 for unit weights and float64 for weighted counts.
+    ``matrix`` is int64 for unit weights and float64 for weighted counts; then
+    ``cells`` holds every cell as an exact sum (row-major), ``matrix`` its rounding.
     """
 
     matrix: AnyArray
     classes: AnyArray
+    cells: SegmentSums | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,44 +130,60 @@ class ClassCounts:
 # ---------------------------------------------------------------- chunk -> state
 
 
-def _confusion_state(codes: LabelCodes, weights: FloatArray | None) -> ConfusionState:
-    """Confusion matrix of coded labels: ``np.bincount(true * k + pred, weights)``.
+def _confusion_state(
+    codes: LabelCodes, weights: FloatArray | None, int_weights: AnyArray | None = None
+) -> ConfusionState:
+    """Confusion matrix of coded labels: ``np.bincount(true * k + pred)``.
 
-    Classes that occur in neither array (gaps of offset coding) are dropped;
-    a class seen only with zero weight is kept, as scikit-learn keeps it.
+    With ``weights``, every cell is an exact sum (``int_weights``: the same
+    weights as given, integers, summed as integers) rounded once. Classes that
+    occur in neither array (gaps of offset coding) are dropped; a class seen only
+    with zero weight is kept, as scikit-learn keeps it.
     """
     k = codes.classes.size
     key = codes.true * k
     key += codes.pred
-    cm = np.bincount(key, weights=weights, minlength=k * k).reshape(k, k)
-    if codes.dense:
-        return ConfusionState(cm, codes.classes)
-    keep = cm.any(axis=0) | cm.any(axis=1)
-    if weights is not None and not keep.all():
-        seen = np.bincount(key, minlength=k * k).reshape(k, k)
-        keep = seen.any(axis=0) | seen.any(axis=1)
-    if keep.all():
-        return ConfusionState(cm, codes.classes)
-    return ConfusionState(cm[np.ix_(keep, keep)], codes.classes[keep])
+    seen = np.bincount(key, minlength=k * k).reshape(k, k)
+    keep = None if codes.dense else seen.any(axis=0) | seen.any(axis=1)
+    if keep is not None and keep.all():
+        keep = None
+    classes = codes.classes if keep is None else codes.classes[keep]
+    if weights is None:
+        return ConfusionState(seen if keep is None else seen[np.ix_(keep, keep)], classes)
+    cells = weighted_cells(key, k * k, weights, int_weights)
+    if keep is not None:
+        cells = select_cells(cells, k, np.flatnonzero(keep))
+    return ConfusionState(rounded_matrix(cells, classes.size), classes, cells)
 
 
-def _class_counts(codes: LabelCodes, weights: FloatArray | None) -> ClassCounts:
+def _counts_of_state(state: ConfusionState) -> ClassCounts:
+    """Per-class counts of a confusion state (exact sums of cells when weighted)."""
+    if state.cells is None:
+        return _counts_from_confusion(state.matrix, state.classes)
+    return ClassCounts(state.classes, *class_sums(state.cells, state.classes.size))
+
+
+def _class_counts(
+    codes: LabelCodes, weights: FloatArray | None, int_weights: AnyArray | None = None
+) -> ClassCounts:
     """Per-class counts of coded labels.
 
     From the confusion matrix when it is small, else (many classes) from three
-    ``np.bincount`` of length k.
+    sums of length k (``np.bincount``, or exact sums with weights).
     """
     k = codes.classes.size
     if k * k <= CM_MAX_CELLS or not codes.dense:
-        state = _confusion_state(codes, weights)
-        return _counts_from_confusion(state.matrix, state.classes)
+        return _counts_of_state(_confusion_state(codes, weights, int_weights))
+    if weights is not None:
+        sums = class_sums_of_rows(codes.true, codes.pred, k, weights, int_weights)
+        return ClassCounts(codes.classes, *sums)
     hit = codes.true == codes.pred
     return ClassCounts(
         codes.classes,
-        np.bincount(codes.true[hit], None if weights is None else weights[hit], minlength=k),
-        np.bincount(codes.pred, weights, minlength=k),
-        np.bincount(codes.true, weights, minlength=k),
-        codes.true.size if weights is None else float(weights.sum()),
+        np.bincount(codes.true[hit], minlength=k),
+        np.bincount(codes.pred, minlength=k),
+        np.bincount(codes.true, minlength=k),
+        codes.true.size,
     )
 
 
@@ -187,11 +216,22 @@ def _multilabel_counts(
 
 
 def _merge_confusion(a: ConfusionState, b: ConfusionState) -> ConfusionState:
-    """Sum of two confusion states over the sorted union of their classes."""
-    if a.classes.shape == b.classes.shape and np.array_equal(a.classes, b.classes):
-        return ConfusionState(a.matrix + b.matrix, a.classes)
-    classes = np.union1d(a.classes, b.classes)
+    """Sum of two confusion states over the sorted union of their classes.
+
+    If either is weighted, the cells are added exactly (row counts as cells).
+    """
+    same = a.classes.shape == b.classes.shape and np.array_equal(a.classes, b.classes)
+    classes = a.classes if same else np.union1d(a.classes, b.classes)
     k = classes.size
+    if a.cells is not None or b.cells is not None:
+        ca = counted_cells(a.matrix) if a.cells is None else a.cells
+        cb = counted_cells(b.matrix) if b.cells is None else b.cells
+        pos_a = np.arange(k) if same else encode(a.classes, classes, "classes")
+        pos_b = np.arange(k) if same else encode(b.classes, classes, "classes")
+        cells = merge_cells(ca, pos_a, cb, pos_b, k)
+        return ConfusionState(rounded_matrix(cells, k), classes, cells)
+    if same:
+        return ConfusionState(a.matrix + b.matrix, a.classes)
     cm = np.zeros((k, k), dtype=np.result_type(a.matrix, b.matrix))
     for s in (a, b):
         pos = encode(s.classes, classes, "classes")
@@ -404,11 +444,18 @@ def _mcc_from_counts(c: ClassCounts) -> float:
     r"""Matthews correlation (Gorodkin's R_K for k classes); 0 where undefined.
 
     .. math:: \frac{c\,s - \sum_k p_k t_k}{\sqrt{(s^2 - \sum_k p_k^2)(s^2 - \sum_k t_k^2)}}
+
+    The sums are first scaled by a power of two that brings ``s`` near 1 (exact,
+    and the value is scale-free), so huge or tiny weights neither overflow nor
+    underflow the squares.
     """
     t_sum = np.asarray(c.true, dtype=np.float64)
     p_sum = np.asarray(c.pred, dtype=np.float64)
     n_correct = float(np.sum(c.tp, dtype=np.float64))
     n = float(p_sum.sum())
+    if n > 0 and math.isfinite(n):
+        scale = math.ldexp(1.0, -math.frexp(n)[1])
+        t_sum, p_sum, n_correct, n = t_sum * scale, p_sum * scale, n_correct * scale, n * scale
     cov_tp = n_correct * n - float(np.dot(t_sum, p_sum))
     cov_pp = n**2 - float(np.dot(p_sum, p_sum))
     cov_tt = n**2 - float(np.dot(t_sum, t_sum))

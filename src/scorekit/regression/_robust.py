@@ -15,25 +15,29 @@ __all__ = ["median_absolute_error"]
 _EPS = float(np.finfo(np.float64).eps)
 
 
-def _weighted_median(values: FloatArray, weights: FloatArray) -> float:
-    """Weighted median with the "averaged inverted CDF" rule of scikit-learn 1.9.
+def _weighted_quantile(values: FloatArray, weights: FloatArray, q: float) -> float:
+    """Weighted ``q``-quantile with the "averaged inverted CDF" rule of scikit-learn 1.9.
 
-    Sorted by value, the cumulative weight is compared with half the total: the
-    first value whose cumulative weight reaches it is taken, unless it reaches
-    it exactly (within float64 eps), in which case it is averaged with the next
-    value of positive weight. With unit weights this is the ordinary median.
+    Sorted by value, the cumulative weight is compared with ``q`` times the total
+    (the next float above 0 when that is 0): the first value whose cumulative
+    weight reaches it is taken, unless it reaches it exactly (within float64 eps),
+    in which case it is averaged with the next value of positive weight
+    (``_weighted_percentile(..., average=True)``). With unit weights and q = 0.5
+    this is the ordinary median.
 
-    >>> _weighted_median(np.array([1.0, 2.0, 3.0, 4.0]), np.ones(4))
+    >>> _weighted_quantile(np.array([1.0, 2.0, 3.0, 4.0]), np.ones(4), 0.5)
     2.5
-    >>> _weighted_median(np.array([1.0, 2.0, 3.0]), np.array([1.0, 1.0, 5.0]))
+    >>> _weighted_quantile(np.array([1.0, 2.0, 3.0]), np.array([1.0, 1.0, 5.0]), 0.5)
     3.0
     """
     order = np.argsort(values)
     cdf = np.cumsum(weights[order])
-    half = 0.5 * cdf[-1]
+    rank = q * cdf[-1]
+    if rank == 0:
+        rank = float(np.nextafter(0.0, 1.0))
     last = cdf.shape[0] - 1
-    i = min(int(np.searchsorted(cdf, half)), last)
-    if cdf[i] - half > _EPS:
+    i = min(int(np.searchsorted(cdf, rank)), last)
+    if cdf[i] - rank > _EPS:
         return float(values[order[i]])
     j = min(i + 1, last)
     if weights[order[j]] == 0:  # skip zero-weight values, as scikit-learn does
@@ -41,6 +45,11 @@ def _weighted_median(values: FloatArray, weights: FloatArray) -> float:
         if j > last:
             j = i
     return float((values[order[i]] + values[order[j]]) / 2)
+
+
+def _weighted_median(values: FloatArray, weights: FloatArray) -> float:
+    """:func:`_weighted_quantile` at 0.5."""
+    return _weighted_quantile(values, weights, 0.5)
 
 
 def median_absolute_error(

@@ -39,6 +39,7 @@ from ._files import read_chunks
 from ._grouped import GroupedCurve
 from ._ranking import RankingAccumulator
 from ._regression import RegressionMoments
+from ._regression_losses import RegressionLosses
 from ._set import MetricSet
 
 __all__ = [
@@ -48,6 +49,7 @@ __all__ = [
     "GroupedCurve",
     "MetricSet",
     "RankingAccumulator",
+    "RegressionLosses",
     "RegressionMoments",
     "consume",
     "read_chunks",

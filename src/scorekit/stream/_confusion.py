@@ -18,9 +18,11 @@ from typing import Any
 import numpy as np
 
 from .._errors import EmptyInputError, LabelError, ParameterError, ShapeError
+from .._limbs import SegmentSums, decode_segment_sums, encode_segment_sums
 from .._typing import AnyArray, ArrayLike
 from .._validation import check_option
 from ..classification._counts import _check_beta
+from ..classification._counts_exact import counted_cells, int_matrix, rounded_matrix
 from ..classification._counts_input import (
     counts_for_labels,
     matrix_for_labels,
@@ -36,7 +38,7 @@ from ..classification._counts_state import (
     _accuracy_from_counts,
     _balanced_accuracy_from_counts,
     _confusion_state,
-    _counts_from_confusion,
+    _counts_of_state,
     _hamming_from_counts,
     _jaccard_from_counts,
     _kappa_from_confusion,
@@ -64,13 +66,20 @@ class _Confusion:
     """Row counts per cell and, once weights were seen, weighted sums per cell (same classes)."""
 
     counts: ConfusionState  # int64
-    weighted: ConfusionState | None  # float64; None while every chunk was unweighted
+    weighted: ConfusionState | None  # exact cells; None while every chunk was unweighted
 
 
 def _as_weighted(s: _Confusion) -> ConfusionState:
     if s.weighted is not None:
         return s.weighted
-    return ConfusionState(s.counts.matrix.astype(np.float64), s.counts.classes)
+    m = s.counts.matrix
+    return ConfusionState(m.astype(np.float64), s.counts.classes, counted_cells(m))
+
+
+def _cells(s: ConfusionState) -> SegmentSums:
+    if s.cells is None:  # pragma: no cover - weighted states always carry their cells
+        raise ParameterError("a weighted confusion state has no exact cells")
+    return s.cells
 
 
 def _merge(a: _Confusion, b: _Confusion) -> _Confusion:
@@ -89,7 +98,8 @@ class ConfusionMatrix(Accumulator):
     strings; multilabel indicator matrices are not supported). Every method
     equals the one-shot function of the same name on all rows seen, with
     the same ``average``, ``labels``, ``pos_label`` and ``zero_division``
-    semantics; exactly, since every cell is an integer with unit weights.
+    semantics; bit for bit, with any weights and in any chunking or merge
+    order, since every weighted cell is an exact sum rounded once.
 
     Parameters
     ----------
@@ -160,7 +170,7 @@ class ConfusionMatrix(Accumulator):
         counts = _confusion_state(tg.codes, None)
         weighted = None
         if tg.weights is not None:
-            weighted = _confusion_state(tg.codes, tg.weights)
+            weighted = _confusion_state(tg.codes, tg.weights, tg.raw_weights)
             self._int_weights = self._int_weights and tg.int_weights
         self._pending.push(_Confusion(counts, weighted))
         return self
@@ -184,18 +194,20 @@ class ConfusionMatrix(Accumulator):
         return s.counts if s.weighted is None else s.weighted
 
     def _class_counts(self) -> ClassCounts:
-        cm = self._cm()
-        return _counts_from_confusion(cm.matrix, cm.classes)
+        return _counts_of_state(self._cm())
 
     def _labels(self, labels: ArrayLike | None) -> ArrayLike | None:
         return self.labels if labels is None else labels
 
-    def _matrix(self, labels: ArrayLike | None, name_true: str) -> AnyArray:
+    def _matrix(
+        self, labels: ArrayLike | None, name_true: str, *, integer: bool = False
+    ) -> AnyArray:
         """The matrix, restricted to ``labels`` (rows and columns), as the one-shot ``_matrix``."""
         counts = self._confusion().counts.matrix
-        return matrix_for_labels(
-            self._cm(), self._labels(labels), name_true, lambda: counts.sum(axis=1)
-        )
+        cm = self._cm()
+        if integer and cm.cells is not None:
+            cm = ConfusionState(int_matrix(cm.cells, cm.classes.size), cm.classes)
+        return matrix_for_labels(cm, self._labels(labels), name_true, lambda: counts.sum(axis=1))
 
     @property
     def classes(self) -> AnyArray:
@@ -209,9 +221,7 @@ class ConfusionMatrix(Accumulator):
     ) -> AnyArray:
         """The confusion matrix (rows true, columns predicted); see :func:`scorekit.confusion_matrix`."""
         check_option(normalize, "normalize", (None, "true", "pred", "all"))
-        cm = self._matrix(labels, "y_true")
-        if self._confusion().weighted is not None and self._int_weights:
-            cm = np.rint(cm).astype(np.int64)
+        cm = self._matrix(labels, "y_true", integer=self._int_weights)
         return _normalize_confusion(cm, normalize)
 
     def multilabel_confusion_matrix(self, *, labels: ArrayLike | None = None) -> AnyArray:
@@ -430,7 +440,7 @@ class ConfusionMatrix(Accumulator):
         out["confusion"] = {
             "classes": encode_array(s.counts.classes),
             "counts": encode_array(s.counts.matrix),
-            "weighted": None if s.weighted is None else encode_array(s.weighted.matrix),
+            "weighted": None if s.weighted is None else encode_segment_sums(_cells(s.weighted)),
         }
         return out
 
@@ -446,11 +456,17 @@ class ConfusionMatrix(Accumulator):
                 raise f.fail("strings", "does not match the type of state.confusion.classes")
             k = classes.size
             counts = c.array("counts", "i", ndim=2, nonneg=True)
-            weighted = c.maybe_array("weighted", "f", ndim=2, finite=True, nonneg=True)
-            for key, m in (("counts", counts), ("weighted", weighted)):
-                if m is not None and m.shape != (k, k):
-                    raise c.fail(key, f"must have shape ({k}, {k}) for {k} classes, got {m.shape}")
-            w_state = None if weighted is None else ConfusionState(weighted, classes)
+            if counts.shape != (k, k):
+                raise c.fail(
+                    "counts", f"must have shape ({k}, {k}) for {k} classes, got {counts.shape}"
+                )
+            w_state = None
+            if c.raw("weighted") is not None:
+                cells = decode_segment_sums(c.raw("weighted"), c.name("weighted"), k * k)
+                negative = cells.limbs.shape[1] > 0 and bool((cells.limbs[:, -1] < 0).any())
+                if negative or not (cells.special == 0).all():
+                    raise c.fail("weighted", "holds a negative or non-finite cell")
+                w_state = ConfusionState(rounded_matrix(cells, k), classes, cells)
             self._pending.replace(_Confusion(ConfusionState(counts, classes), w_state))
         self._int_weights = bool(int_weights)
         self._strings = strings

@@ -38,6 +38,30 @@ from ._statecheck import Fields
 __all__ = ["RegressionMoments"]
 
 
+def regression_chunk(
+    acc: Accumulator,
+    y_true: ArrayLike,
+    y_pred: ArrayLike,
+    sample_weight: ArrayLike | None,
+    nan_policy: str,
+) -> tuple[FloatArray, FloatArray, FloatArray | None] | None:
+    """A validated regression chunk for ``acc`` (``None`` when empty).
+
+    Its number of outputs must be that of the chunks ``acc`` has seen (its
+    state has an ``n_outputs``).
+    """
+    if empty_chunk(y_true, y_pred, sample_weight):
+        return None
+    y, p, w = regression_inputs(y_true, y_pred, sample_weight, nan_policy)
+    state = acc._state()
+    if state is not None and state.n_outputs != y.shape[1]:
+        raise ShapeError(
+            f"y_true has {y.shape[1]} outputs (columns) but the earlier chunks had "
+            f"{state.n_outputs}"
+        )
+    return y, p, w
+
+
 class RegressionMoments(Accumulator):
     r"""Streaming MAE, MSE, RMSE, R², explained variance, MAPE and max error.
 
@@ -86,16 +110,9 @@ class RegressionMoments(Accumulator):
         A chunk whose weights sum to 0 is taken; the metrics raise only when all
         the weight seen sums to 0, as the one-shot functions on all rows do.
         """
-        if empty_chunk(y_true, y_pred, sample_weight):
-            return self
-        y, p, w = regression_inputs(y_true, y_pred, sample_weight, self.nan_policy)
-        state = self._state()
-        if state is not None and state.n_outputs != y.shape[1]:
-            raise ShapeError(
-                f"y_true has {y.shape[1]} outputs (columns) but the earlier chunks had "
-                f"{state.n_outputs}"
-            )
-        self._pending.push(_moments(y, p, w))
+        chunk = regression_chunk(self, y_true, y_pred, sample_weight, self.nan_policy)
+        if chunk is not None:
+            self._pending.push(_moments(*chunk))
         return self
 
     def _moments(self) -> MomentsState:

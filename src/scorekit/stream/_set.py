@@ -23,10 +23,13 @@ _ARGS = {
     "BinaryCurve": ("y_true", "y_score"),
     "ConfusionMatrix": ("y_true", "y_pred"),
     "RegressionMoments": ("y_true", "y_pred"),
+    "RegressionLosses": ("y_true", "y_pred"),
     "Contingency": ("y_true", "y_pred"),
     "GroupedCurve": ("y_true", "y_score", "groups"),
 }
-_WEIGHTED = frozenset({"BinaryCurve", "ConfusionMatrix", "RegressionMoments", "GroupedCurve"})
+_WEIGHTED = frozenset(
+    {"BinaryCurve", "ConfusionMatrix", "RegressionMoments", "RegressionLosses", "GroupedCurve"}
+)
 _KIND = "MetricSet"
 _VERSION = 1
 
