@@ -2,7 +2,7 @@
 
 The run and the qrels rows are put in one frame (a kind column tells them
 apart; query and document ids as text, so an integer 7 and a string "7"
-meet, as in a TREC file) and repartitioned by query, so each partition holds
+meet, as in a TREC file; integers stay integers when both frames have them) and repartitioned by query, so each partition holds
 whole queries, with both their run rows and their judgments. Each partition
 turns its Arrow batches into the ranking engine's ``RankedState`` (the
 relevance code of each retrieved document in rank order and the judgment
@@ -84,15 +84,20 @@ def _state_of(
     return None if state is None else _encode_state(state)
 
 
-def _id_column(frame: Any, name: str, which: str) -> Any:
-    """The id column as text; floating-point (or other) ids raise, as in ``Run.from_arrays``."""
+def _id_column(frame: Any, name: str, which: str, text: bool) -> Any:
+    """The id column (as text when ``text``); floating-point ids raise, as in ``Run.from_arrays``."""
     types = require("pyspark.sql.types", "spark")
     dtype = frame.schema[name].dataType
     if not isinstance(dtype, (types.StringType, types.IntegralType)):
         raise LabelError(
             f"{which} column {name!r} must hold strings or integers, got {dtype.simpleString()}"
         )
-    return frame[name].cast("string").alias(name)
+    return (frame[name].cast("string") if text else frame[name].cast("long")).alias(name)
+
+
+def _integral(name: str, *frames: Any) -> bool:
+    types = require("pyspark.sql.types", "spark")
+    return all(isinstance(f.schema[name].dataType, types.IntegralType) for f in frames)
 
 
 def _union(
@@ -101,18 +106,20 @@ def _union(
     """One frame of the run rows (kind 0) and the qrels rows (kind 1), ids as text."""
     F = require("pyspark.sql.functions", "spark")
     query, doc, score, relevance = columns
+    # integer ids stay integers (the engine writes them as decimal text); else all as text
+    text_q, text_d = (not _integral(c, run_df, qrels_df) for c in (query, doc))
     score_t = run_df.schema[score].dataType
     rel_t = qrels_df.schema[relevance].dataType
     run_cols = [
-        _id_column(run_df, query, "run_df"),
-        _id_column(run_df, doc, "run_df"),
+        _id_column(run_df, query, "run_df", text_q),
+        _id_column(run_df, doc, "run_df", text_d),
         run_df[score],
         F.lit(None).cast(rel_t).alias(relevance),
         F.lit(0).cast("byte").alias(_KIND),
     ]
     qrels_cols = [
-        _id_column(qrels_df, query, "qrels_df"),
-        _id_column(qrels_df, doc, "qrels_df"),
+        _id_column(qrels_df, query, "qrels_df", text_q),
+        _id_column(qrels_df, doc, "qrels_df", text_d),
         F.lit(None).cast(score_t).alias(score),
         qrels_df[relevance],
         F.lit(1).cast("byte").alias(_KIND),
