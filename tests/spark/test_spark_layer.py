@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 import scorekit as sk
+from scorekit._catalog import get
 
 pd = pytest.importorskip("pandas")
 pytest.importorskip("pyspark.sql", reason="pyspark is not installed (dev extra)")
@@ -104,52 +105,54 @@ def test_roc_auc_weighted_and_pos_label(frame):
     assert got == sk.average_precision(pdf.y, pdf.s, pos_label=0)
 
 
-SCORE_METRICS = ["roc_auc", "gini", "rank_loss", "average_precision", "ks_statistic", "log_loss"]
-LABEL_METRICS = {
-    "accuracy": {},
-    "balanced_accuracy": {},
-    "matthews_corrcoef": {},
-    "cohen_kappa": {"weights": "quadratic"},
-    "precision": {"average": "macro"},
-    "recall": {"average": "weighted"},
-    "f1": {"average": "micro"},
-    "fbeta": {"beta": 2.0, "average": "macro"},
-    "jaccard": {"average": "macro"},
-}
+SCORE_METRICS = ["roc_auc", "gini", "rank_loss", "average_precision", "pr_auc", "log_loss"]
+LABEL_METRICS = [
+    "accuracy",
+    "balanced_accuracy",
+    "matthews_corrcoef",
+    "cohen_kappa",
+    "precision_macro",
+    "recall_weighted",
+    "f1_micro",
+    "jaccard_macro",
+    "hamming_loss",
+]
 CLUSTER_METRICS = ["adjusted_rand_index", "fowlkes_mallows", "adjusted_mutual_info", "v_measure"]
 VALUE_METRICS = ["mae", "mse", "rmse", "r2", "explained_variance", "max_error", "mape"]
 
 
-def test_metrics_every_family_in_one_pass(frame):
+def test_metrics_catalog_families_one_pass_each(frame):
     pdf, df = frame
-    got = sks.metrics(df, SCORE_METRICS, true="y", score="s")
-    assert list(got) == SCORE_METRICS
+    got = sks.metrics(df, [*SCORE_METRICS, "gauc"], true="y", score="s", group="g")
+    assert list(got) == [*SCORE_METRICS, "gauc"]
     for name in SCORE_METRICS:
-        assert got[name] == getattr(sk, name)(pdf.y, pdf.s), name
-    got = sks.metrics(df, LABEL_METRICS, true="t", pred="p")
-    for name, kw in LABEL_METRICS.items():
-        assert got[name] == getattr(sk, name)(pdf.t, pdf.p, **kw), name
-    got = sks.metrics(df, CLUSTER_METRICS, true="t", pred="p")
-    for name in CLUSTER_METRICS:
-        assert got[name] == getattr(sk, name)(pdf.t, pdf.p), name
+        assert got[name] == get(name)(pdf.y, pdf.s), name
+    assert got["gauc"] == sk.gauc(pdf.y, pdf.s, pdf.g)
+    got = sks.metrics(df, [*LABEL_METRICS, *CLUSTER_METRICS], true="t", pred="p")
+    for name in [*LABEL_METRICS, *CLUSTER_METRICS]:
+        assert got[name] == get(name)(pdf.t, pdf.p), name
     got = sks.metrics(df, VALUE_METRICS, true="yt", pred="yp")
     for name in VALUE_METRICS:
-        assert got[name] == getattr(sk, name)(pdf.yt, pdf.yp), name
+        assert got[name] == get(name)(pdf.yt, pdf.yp), name
 
 
-def test_metrics_weighted_mixed_families(frame):
+def test_metrics_all_weighted(frame):
     pdf, df = frame
-    names = {"roc_auc": {}, "log_loss": {}, "accuracy": {}, "f1": {"average": "macro"}}
-    got = sks.metrics(df, names, true="y", score="s", pred="gi", weight="w")
-    pred = pdf.gi % 2
-    df2 = df.withColumn("gi", df.gi % 2)
-    got = sks.metrics(df2, names, true="y", score="s", pred="gi", weight="w")
-    w = pdf.w
-    assert got["roc_auc"] == pytest.approx(sk.roc_auc(pdf.y, pdf.s, sample_weight=w), rel=1e-12)
-    assert got["log_loss"] == pytest.approx(sk.log_loss(pdf.y, pdf.s, sample_weight=w), rel=1e-12)
-    assert got["accuracy"] == pytest.approx(sk.accuracy(pdf.y, pred, sample_weight=w), rel=1e-12)
-    expected = sk.f1(pdf.y, pred, average="macro", sample_weight=w)
-    assert got["f1"] == pytest.approx(expected, rel=1e-12)
+    df2 = df.withColumn("b", (df.s > 0.5).cast("long"))
+    pred = (pdf.s > 0.5).astype(np.int64)
+    got = sks.metrics(df2, ["all"], true="y", score="s", pred="b", weight="w")
+    assert len(got) > 20
+    for name, value in got.items():
+        row = get(name)
+        if not row.scalar or not row.weighted:
+            continue
+        data = (
+            (pdf.y, pdf.s)
+            if row.inputs in ("scores", "probabilities", "decision")
+            else (pdf.y, pred)
+        )
+        expected = row(*data, sample_weight=pdf.w)
+        assert value == pytest.approx(expected, rel=1e-12, abs=1e-15), name
 
 
 def test_regression_metrics_exact_with_weights_and_outputs(frame):
@@ -359,10 +362,12 @@ def test_bad_arguments_raise_before_any_job(spark, frame):
         sks.roc_auc(df, label="y", score="nope")
     with pytest.raises(ShapeError, match=r"pyspark\.sql\.DataFrame"):
         sks.roc_auc(pdf, label="y", score="s")
-    with pytest.raises(ParameterError, match="did you mean roc_auc"):
+    with pytest.raises(ParameterError, match="roc_auc"):
         sks.metrics(df, ["roc_auk"], true="y", score="s")
-    with pytest.raises(ParameterError, match="needs pred="):
+    with pytest.raises(ParameterError, match="prediction"):
         sks.metrics(df, ["accuracy"], true="y", score="s")
+    with pytest.raises(ParameterError, match="not both"):
+        sks.metrics(df, ["roc_auc"], true="y", score="s", weight="w", sample_weight="w")
     with pytest.raises(ParameterError, match="accumulator class"):
         sks.accumulate(df, "BinaryCurve", ["y", "s"])
     with pytest.raises(ParameterError, match="npartitions"):

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from functools import partial
 from typing import Any
 
+from .._catalog import get as metric_info
 from .._errors import ParameterError
-from ..stream import BinaryCurve, RegressionMoments
+from ..stream import BinaryCurve, MetricSet, RegressionMoments
 from ..stream._base import Accumulator
-from ..stream._plan import Part, plan, regression_bundle, requested_names, values
-from ._reduce import Column, check_frame, collect_states, column, columns, reduce_frame
+from ..stream._set import REGRESSION_BUNDLE
+from ._reduce import Column, check_frame, collect_states, column, reduce_frame
 
 __all__ = ["accumulate", "average_precision", "metrics", "regression_metrics", "roc_auc"]
 
@@ -143,86 +144,95 @@ def average_precision(
     return _curve(df, label, score, sample_weight, pos_label, nan_policy).average_precision()
 
 
-def _feed_parts(
-    batches: Iterator[Any], *, parts: tuple[Part, ...], finite: bool
-) -> list[dict[str, Any]]:
-    accs = [p.accumulator(**p.params) for p in parts]
+def _feed_set(
+    batches: Iterator[Any],
+    *,
+    names: list[str],
+    params: dict[str, Any],
+    columns: dict[str, str | None],
+) -> dict[str, Any]:
+    ms = MetricSet(names, **params)
     for batch in batches:
-        for part, acc in zip(parts, accs, strict=True):
-            args = [columns(batch, c, finite=finite) for c in part.columns]
-            if part.weight is None:
-                acc.update(*args)  # type: ignore[attr-defined]
-            else:
-                w = column(batch, part.weight, finite=finite)
-                acc.update(*args, sample_weight=w)  # type: ignore[attr-defined]
-    return [acc.to_dict() for acc in accs]
+        col = {k: None if v is None else column(batch, v, finite=True) for k, v in columns.items()}
+        ms.update(col["true"], col["score"], col["pred"], col["group"], sample_weight=col["weight"])
+    return ms.to_dict()
 
 
 def metrics(
     df: Any,
-    names: str | Iterable[str] | Mapping[str, Mapping[str, Any]],
+    names: Sequence[str],
     *,
     true: str,
     score: str | None = None,
     pred: str | None = None,
+    group: str | None = None,
     weight: str | None = None,
+    sample_weight: str | None = None,
     pos_label: Any = None,
-    nan_policy: str = "raise",
+    gauc_weights: str | None = "impressions",
+    **options: Any,
 ) -> dict[str, Any]:
-    """Any set of mergeable metrics of a Spark DataFrame, in one pass over the partitions.
+    """Any mergeable catalog metrics of a Spark DataFrame, in one pass over the partitions.
 
-    Each metric is computed by an accumulator of :mod:`scorekit.stream`:
-    score metrics (``roc_auc``, ``average_precision``, ``log_loss``, ``gini``,
-    ``ks_statistic`` ...) read ``true`` and ``score`` through a
-    ``BinaryCurve``; count metrics (``accuracy``, ``f1``, ``cohen_kappa`` ...)
-    ``true`` and ``pred`` through a ``ConfusionMatrix``; regression metrics
-    (``mae``, ``r2`` ...) through ``RegressionMoments``; clustering metrics
-    (``adjusted_rand_index`` ...) through ``Contingency``. Every accumulator
-    needed is fed in the same ``mapInArrow`` pass, merged on the driver, and
-    each value is the one-shot function's on the whole frame.
+    Each partition's Arrow batches feed a :class:`scorekit.stream.MetricSet`
+    (one accumulator per state the metrics need, read from the catalog: a
+    curve for ``roc_auc`` and ``log_loss``, a confusion matrix for
+    ``f1_macro``, exact moments for ``r2``, a contingency table for
+    ``adjusted_rand_index``, grouped curves for ``gauc`` ...); the sets travel
+    as ``to_dict()`` JSON, are merged on the driver, and every value is
+    computed once, equal to the one-shot function on the whole columns (bit
+    for bit where the state is exact). Groups may span partitions.
 
     Parameters
     ----------
     df : pyspark.sql.DataFrame
-    names : str, list of str, or dict
-        Metric names; a dict ``{name: {option: value}}`` passes options to a
-        metric (``{"f1": {"average": "macro"}}``).
-    true, score, pred, weight : str
-        Columns: the labels (or targets), the scores, the predicted labels
-        (or values), the row weights.
-    pos_label, nan_policy
-        As the one-shot functions (``pos_label`` for the score metrics).
+    names : sequence of str
+        Catalog names (:func:`scorekit.metrics` lists them; the mergeable ones
+        name an accumulator). ``"all"`` is every mergeable metric the columns allow.
+    true : str
+        Column of true labels or values.
+    score, pred, group : str, default=None
+        Columns of scores, predictions and group ids, as the metrics need.
+    weight : str, default=None
+        Column of row weights (``sample_weight=`` is the same, as in the
+        other functions; give one of them).
+    pos_label : label, default=None
+        Positive class of the binary metrics.
+    gauc_weights : {"impressions", "clicks", None}, default="impressions"
+    **options
+        Passed to every metric that takes them (``zero_division=0``,
+        ``multioutput="raw_values"``).
+
+    Returns
+    -------
+    dict
+        ``{name: value}`` in the order asked. A null, NaN or infinity in a
+        column raises, naming it.
 
     Examples
     --------
-    >>> df = spark.createDataFrame([(0, 0.1, 0), (0, 0.4, 1), (1, 0.35, 0), (1, 0.8, 1)],
+    >>> df = spark.createDataFrame([(0, 0.1, 0), (0, 0.4, 1), (1, 0.35, 1), (1, 0.8, 1)],
     ...                            ["y", "s", "p"])
-    >>> metrics(df, ["roc_auc", "accuracy"], true="y", score="s", pred="p")
-    {'roc_auc': 0.75, 'accuracy': 0.5}
+    >>> metrics(df, ["roc_auc", "f1", "accuracy"], true="y", score="s", pred="p")
+    {'roc_auc': 0.75, 'f1': 0.8, 'accuracy': 0.75}
     """
-    order = requested_names(names)
-    parts = plan(
-        names,
-        true=true,
-        score=score,
-        pred=pred,
-        weight=weight,
-        pos_label=pos_label,
-        nan_policy=nan_policy,
-    )
-    for part in parts:
-        part.accumulator(**part.params)  # check the options on the driver
-    cols = check_frame(df, [true, score, pred, weight])
-    work = partial(_feed_parts, parts=tuple(parts), finite=nan_policy == "raise")
-    states = collect_states(df.select(*cols), work)
-    accs = []
-    for i, part in enumerate(parts):
-        acc = part.accumulator(**part.params)
-        for s in states:
-            acc.merge(part.accumulator.from_dict(s[i]))
-        accs.append(acc)
-    got = values(parts, accs)
-    return {n: got[n] for n in order}
+    if weight is not None and sample_weight is not None:
+        raise ParameterError("give weight= or sample_weight=, not both")
+    w = weight if weight is not None else sample_weight
+    columns = {"true": true, "score": score, "pred": pred, "group": group, "weight": w}
+    cols = check_frame(df, list(columns.values()))
+    params = {
+        "score": score is not None,
+        "pred": pred is not None,
+        "groups": group is not None,
+        "pos_label": pos_label,
+        "gauc_weights": gauc_weights,
+    }
+    first = MetricSet(names, **params)  # checks the names before any job
+    work = partial(_feed_set, names=[r.name for r in first.rows], params=params, columns=columns)
+    for state in collect_states(df.select(*cols), work):
+        first.merge(MetricSet.from_dict(state))
+    return first.values(**options)
 
 
 def regression_metrics(
@@ -254,4 +264,7 @@ def regression_metrics(
     acc = reduce_frame(
         df, RegressionMoments, params, [t, p], sample_weight, finite=nan_policy == "raise"
     )
-    return regression_bundle(acc, multioutput)
+    return {
+        name: metric_info(name).from_state(acc, multioutput=multioutput)
+        for name in REGRESSION_BUNDLE
+    }

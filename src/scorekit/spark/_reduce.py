@@ -18,8 +18,8 @@ Errors are data: a :class:`scorekit.ScorekitError` raised in a worker (a null
 or NaN in a column, a third class, a negative weight) is sent back in the
 partition's row and raised again on the driver, same class, same message, so
 the user sees the scorekit error naming the column and not a Java traceback.
-Warnings raised in the workers (``OmittedRowsWarning``) are replayed on the
-driver too.
+scorekit's warnings raised in the workers (``OmittedRowsWarning``) are
+replayed on the driver too.
 """
 
 from __future__ import annotations
@@ -103,7 +103,11 @@ def _partition(batches: Iterator[Any], *, work: Callable[[Iterator[Any]], Any]) 
             payload: dict[str, Any] = {"state": work(_chain(first, nonempty))}
         except ScorekitError as exc:
             payload = {"error": type(exc).__name__, "message": str(exc)}
-    payload["warnings"] = [[w.category.__name__, str(w.message)] for w in caught]
+    payload["warnings"] = [
+        [w.category.__name__, str(w.message)]
+        for w in caught
+        if w.category.__module__.startswith("scorekit")  # ours; a library's stay in the worker
+    ]
     yield pa.RecordBatch.from_pydict({"state": [json.dumps(payload)]})
 
 
@@ -123,7 +127,7 @@ def _replay(caught: list[list[str]]) -> None:
     for category, message in caught:
         cls = getattr(_errors, category, None)
         if not (isinstance(cls, type) and issubclass(cls, Warning)):
-            cls = RuntimeWarning if category == "RuntimeWarning" else UserWarning
+            cls = UserWarning
         warnings.warn(message, cls, stacklevel=4)
 
 

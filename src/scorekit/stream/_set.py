@@ -28,6 +28,9 @@ _ARGS = {
 }
 _WEIGHTED = frozenset({"BinaryCurve", "ConfusionMatrix", "RegressionMoments", "GroupedCurve"})
 _KIND = "MetricSet"
+
+#: the bundle of the distributed layers' ``regression_metrics`` (catalog names)
+REGRESSION_BUNDLE = ("mae", "mse", "rmse", "r2", "explained_variance")
 _VERSION = 1
 
 
