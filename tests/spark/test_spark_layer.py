@@ -340,6 +340,9 @@ def test_nan_policy_omit_drops_nan_but_nulls_still_raise(holes):
     with pytest.warns(sk.OmittedRowsWarning):
         got = sks.roc_auc(df, label="y", score="s", nan_policy="omit")
     assert got == 1.0
+    with pytest.warns(sk.OmittedRowsWarning):
+        acc = sks.accumulate(df, BinaryCurve, ["y", "s"], nan_policy="omit")
+    assert acc.roc_auc() == 1.0
     with pytest.raises(NonFiniteError, match="null"):
         sks.roc_auc(holes["null_score"], label="y", score="s", nan_policy="omit")
 

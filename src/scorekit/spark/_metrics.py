@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Iterator, Sequence
 from functools import partial
 from typing import Any
@@ -48,8 +49,8 @@ def accumulate(
     nan_policy : {"raise", "omit"}, default="raise"
         A null always raises, naming its column. With "raise" a NaN or
         infinity in a float column raises too, naming it; with "omit" the
-        values go to the accumulator (pass ``nan_policy="omit"`` to it too, in
-        ``params``, where it takes one).
+        values go to the accumulator, built with ``nan_policy="omit"`` when it
+        takes that option (its rows with NaN are then left out, with a warning).
     **params
         The accumulator's constructor options.
 
@@ -69,8 +70,11 @@ def accumulate(
         raise ParameterError(f"nan_policy={nan_policy!r} must be 'raise' or 'omit'")
     if isinstance(columns, str):
         columns = [columns]
+    options = dict(params)
+    if "nan_policy" in inspect.signature(accumulator).parameters:
+        options["nan_policy"] = nan_policy
     return reduce_frame(
-        df, accumulator, dict(params), list(columns), sample_weight, finite=nan_policy == "raise"
+        df, accumulator, options, list(columns), sample_weight, finite=nan_policy == "raise"
     )
 
 
