@@ -6,12 +6,11 @@ from collections.abc import Iterator
 from functools import partial
 from typing import Any
 
-from .._errors import ParameterError
 from ..recsys._gauc import GroupWeights, _check_weights_option
 from ..stream import GroupedCurve
 from ..stream._base import decode_array, encode_array
 from ..stream._grouped import GroupStats, gauc_from_group_stats, group_stats
-from ._reduce import check_frame, collect_states, column, reduce_frame
+from ._reduce import check_frame, collect_states, column, partitions, reduce_frame
 
 __all__ = ["gauc"]
 
@@ -99,12 +98,7 @@ def gauc(
         )
         return float(acc.gauc(weights=weights))
     cols = check_frame(df, [label, score, group, sample_weight])
-    if npartitions is None:
-        n = df.rdd.getNumPartitions()
-    elif isinstance(npartitions, bool) or not isinstance(npartitions, int) or npartitions < 1:
-        raise ParameterError(f"npartitions={npartitions!r} must be an integer >= 1")
-    else:
-        n = npartitions
+    n = partitions(df, npartitions)
     work = partial(
         _stats, label=label, score=score, group=group, weight=sample_weight, nan_policy=nan_policy
     )

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from .._errors import EmptyInputError, LabelError, ParameterError
+from .._errors import EmptyInputError, LabelError
 from .._optional import require
 from ..ranking import RankingResult
 from ..ranking._conventions import Conventions, resolve_conventions
@@ -31,7 +31,7 @@ from ..ranking._parse import parse_requests
 from ..ranking._partition import merge_all, partition_state
 from ..ranking._state import RankedState
 from ..stream._base import decode_array, encode_array
-from ._reduce import check_frame, collect_states, column
+from ._reduce import check_frame, collect_states, column, partitions
 
 __all__ = ["evaluate"]
 
@@ -192,12 +192,7 @@ def evaluate(
     requests = parse_requests(measures)
     check_frame(run_df, [query, doc, score], "run_df")
     check_frame(qrels_df, [query, doc, relevance], "qrels_df")
-    if npartitions is None:
-        n = run_df.rdd.getNumPartitions()
-    elif isinstance(npartitions, bool) or not isinstance(npartitions, int) or npartitions < 1:
-        raise ParameterError(f"npartitions={npartitions!r} must be an integer >= 1")
-    else:
-        n = npartitions
+    n = partitions(run_df, npartitions)
     columns = (query, doc, score, relevance)
     both = _union(qrels_df, run_df, columns, conv).repartition(n, query)
     work = partial(

@@ -63,6 +63,16 @@ def check_frame(df: Any, columns: Iterable[Column | None], name: str = "df") -> 
     return list(dict.fromkeys(wanted))
 
 
+def partitions(df: Any, npartitions: int | None) -> int:
+    """``npartitions`` checked (an integer >= 1), or the number of partitions of ``df``."""
+    if npartitions is None:
+        n: int = df.rdd.getNumPartitions()
+        return n
+    if isinstance(npartitions, bool) or not isinstance(npartitions, int) or npartitions < 1:
+        raise ParameterError(f"npartitions={npartitions!r} must be an integer >= 1")
+    return npartitions
+
+
 def column(batch: Any, name: str, *, finite: bool, frame: str = "") -> AnyArray:
     """A column of an Arrow batch as a NumPy array; raise naming it if it has nulls (or NaN).
 
