@@ -8,7 +8,8 @@
    ``scorekit.spark.roc_auc`` / ``average_precision`` (exact) and the one-pass
    ``scorekit.spark.metrics(["roc_auc", "average_precision"])``; the printed
    ``|diff|`` is the difference of the values. Then the AUC again on
-   continuous scores, where MLlib's binning shows. The exact values are checked
+   ``--continuous-rows`` continuous scores, where MLlib's binning shows (every
+   score is distinct there, so scorekit's exact state is as large as the rows). The exact values are checked
    against the one-shot ``scorekit`` functions on the collected columns when
    ``--check`` is given.
 2. Ranking: ``--rows // 100`` queries of 100 documents (random scores, no
@@ -102,6 +103,13 @@ def mllib_ranking_frame(run, qrels):
 def main() -> None:
     p = parser(__doc__.splitlines()[0], 1_000_000)
     p.add_argument("--partitions", type=int, default=8)
+    p.add_argument(
+        "--continuous-rows",
+        type=int,
+        default=1_000_000,
+        help="rows of the continuous-score AUC (every score distinct: the exact state is "
+        "the rows, shipped as JSON; default 1,000,000)",
+    )
     p.add_argument("--check", action="store_true", help="check against the one-shot values")
     args = p.parse_args()
     spark = session(args.partitions)
@@ -142,8 +150,9 @@ def main() -> None:
     )
     print(f"{'':<34} MLlib areaUnderROC {roc.evaluate(df)!r}  areaUnderPR {pr.evaluate(df)!r}")
     df.unpersist()
-    print(f"== binary: {args.rows:,} rows, continuous scores (MLlib bins: numBins=1000)")
-    df = binary_frame(spark, args.rows, args.partitions, args.seed, digits=None)
+    c_rows = args.continuous_rows
+    print(f"== binary: {c_rows:,} rows, continuous scores (MLlib bins: numBins=1000)")
+    df = binary_frame(spark, c_rows, args.partitions, args.seed, digits=None)
     compare(
         "roc_auc vs MLlib areaUnderROC",
         lambda: sks.roc_auc(df, label="y", score="s"),
