@@ -6,7 +6,9 @@
    ``BinaryClassificationEvaluator`` (areaUnderROC, areaUnderPR; it bins the
    scores into ``numBins=1000`` and computes the PR area by trapezoids) beside
    ``scorekit.spark.roc_auc`` / ``average_precision`` (exact) and the one-pass
-   ``scorekit.spark.metrics(["roc_auc", "average_precision"])``; the printed
+   ``scorekit.spark.metrics(["roc_auc", "average_precision"])``, and the
+   two with ``aggregate=True`` (equal (label, score) pairs counted in the JVM
+   first, so only the distinct pairs reach Python); the printed
    ``|diff|`` is the difference of the values. Then the AUC again on
    ``--continuous-rows`` continuous scores, where MLlib's binning shows (every
    score is distinct there, so scorekit's exact state is as large as the rows). The exact values are checked
@@ -138,6 +140,20 @@ def main() -> None:
     compare(
         "average_precision vs areaUnderPR",
         lambda: sks.average_precision(df, label="y", score="s"),
+        lambda: pr.evaluate(df),
+        "MLlib",
+        repeat=r,
+    )
+    compare(
+        "roc_auc(aggregate=True) vs MLlib",
+        lambda: sks.roc_auc(df, label="y", score="s", aggregate=True),
+        lambda: roc.evaluate(df),
+        "MLlib",
+        repeat=r,
+    )
+    compare(
+        "AP(aggregate=True) vs areaUnderPR",
+        lambda: sks.average_precision(df, label="y", score="s", aggregate=True),
         lambda: pr.evaluate(df),
         "MLlib",
         repeat=r,

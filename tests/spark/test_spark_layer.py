@@ -97,6 +97,15 @@ def test_roc_auc_and_ap_bit_for_bit(frame):
     assert sks.average_precision(df, label="y", score="s") == sk.average_precision(pdf.y, pdf.s)
 
 
+def test_aggregate_counts_pairs_in_spark_same_bits(frame):
+    pdf, df = frame
+    assert sks.roc_auc(df, label="y", score="s", aggregate=True) == sk.roc_auc(pdf.y, pdf.s)
+    got = sks.average_precision(df, label="y", score="s", aggregate=True, pos_label=0)
+    assert got == sk.average_precision(pdf.y, pdf.s, pos_label=0)
+    with pytest.raises(ParameterError, match="no sample_weight"):
+        sks.roc_auc(df, label="y", score="s", sample_weight="w", aggregate=True)
+
+
 def test_roc_auc_weighted_and_pos_label(frame):
     pdf, df = frame
     got = sks.roc_auc(df, label="y", score="s", sample_weight="w")
@@ -333,6 +342,8 @@ def test_null_group_and_nan_in_gauc_raise(holes):
         sks.gauc(holes["null_group"], label="y", score="s", group="g")
     with pytest.raises(NonFiniteError, match="column 's' has 1 NaN"):
         sks.gauc(holes["nan_score"], label="y", score="s", group="g", shuffle=False)
+    with pytest.raises(NonFiniteError, match="column 'y' has 1 null"):
+        sks.roc_auc(holes["null_label"], label="y", score="s", aggregate=True)
 
 
 def test_nan_policy_omit_drops_nan_but_nulls_still_raise(holes):
