@@ -25,8 +25,9 @@ import numpy as np
 from .._errors import EmptyInputError, LabelError
 from .._optional import require
 from ..ranking import RankingResult
-from ..ranking._conventions import Conventions, resolve_conventions
-from ..ranking._evaluate import check_options, compute
+from ..ranking._conventions import Conventions
+from ..ranking._evaluate import compute
+from ..ranking._options import EvalOptions
 from ..ranking._parse import parse_requests
 from ..ranking._partition import merge_all, partition_state
 from ..ranking._state import RankedState
@@ -140,17 +141,19 @@ def evaluate(
     score: str = "score",
     relevance: str = "relevance",
     tag: str = "scorekit",
-    rel_level: int = 1,
-    all_queries: bool = False,
+    options: EvalOptions | None = None,
+    rel_level: int | None = None,
+    all_queries: bool | None = None,
     max_docs: int | None = None,
-    judged_only: bool = False,
+    judged_only: bool | None = None,
     gain: str | Mapping[int, float] | None = None,
-    per_query: bool = False,
+    per_query: bool | None = None,
     ties: str | None = None,
     ap_denominator: str | None = None,
     missing_queries: str | None = None,
     ndcg_ideal: str | None = None,
     compat: str | None = None,
+    num_docs: int | None = None,
     npartitions: int | None = None,
 ) -> RankingResult:
     """:func:`scorekit.evaluate` of a run and qrels held in Spark DataFrames.
@@ -162,8 +165,8 @@ def evaluate(
     partition holds whole queries; each partition gives the engine's ranked
     state, the states are concatenated on the driver, and the measures run
     once: the result (per-query values, means, ``to_trec_eval()``) is that of
-    :func:`scorekit.evaluate`. Options as :func:`scorekit.evaluate`,
-    conventions too (``ties="input_order"`` is the order of the rows in
+    :func:`scorekit.evaluate`. Options as :func:`scorekit.evaluate` (keywords
+    or ``options=EvalOptions(...)``), conventions too (``ties="input_order"`` is the order of the rows in
     ``run_df``, partition by partition). A null id, score or grade raises,
     naming the frame and the column.
 
@@ -179,16 +182,22 @@ def evaluate(
     >>> evaluate(qrels, run, "AP@2", ap_denominator="hits").mean()
     {'AP@2': 1.0}
     """
-    check_options(rel_level, max_docs)
-    conv = resolve_conventions(
-        compat=compat,
+    opts = EvalOptions.build(
+        options,
+        rel_level=rel_level,
+        all_queries=all_queries,
+        max_docs=max_docs,
+        judged_only=judged_only,
+        gain=gain,
+        per_query=per_query,
         ties=ties,
         ap_denominator=ap_denominator,
         missing_queries=missing_queries,
         ndcg_ideal=ndcg_ideal,
-        gain=gain,
-        all_queries=bool(all_queries),
+        compat=compat,
+        num_docs=num_docs,
     )
+    conv = opts.conventions()
     requests = parse_requests(measures)
     check_frame(run_df, [query, doc, score], "run_df")
     check_frame(qrels_df, [query, doc, relevance], "qrels_df")
@@ -200,10 +209,10 @@ def evaluate(
         columns=columns,
         ordered=conv.ties == "input_order",
         tag=str(tag),
-        max_docs=None if max_docs is None else int(max_docs),
-        judged_only=bool(judged_only),
+        max_docs=opts.max_docs,
+        judged_only=opts.judged_only,
         conventions=conv,
-        rel_level=int(rel_level),
+        rel_level=opts.rel_level,
     )
     states = [None if s is None else _decode_state(s) for s in collect_states(both, work)]
     state = merge_all(*states)
@@ -212,4 +221,6 @@ def evaluate(
             "no query is in both the run and the qrels (pass all_queries=True to score the "
             "qrels queries the run misses as 0)"
         )
-    return compute(state, requests, rel_level=int(rel_level), per_query=per_query, conventions=conv)
+    return compute(
+        state, requests, rel_level=opts.rel_level, per_query=opts.per_query, conventions=conv
+    )
