@@ -3,17 +3,12 @@
 from __future__ import annotations
 
 from functools import partial
-from typing import Any, cast
+from typing import Any
 
-import numpy as np
-
-from .._errors import LabelError
 from .._optional import require
-from .._typing import AnyArray
-from ..recsys._gauc import GroupWeights, _check_weights_option, gauc_from_stats
-from ..recsys._gauc_kernel import group_aucs_from_state
+from ..recsys._gauc import GroupWeights, _check_weights_option
 from ..stream import GroupedCurve
-from ..stream._labels import check_binary_classes, union_classes
+from ..stream._grouped import GroupStats, gauc_from_group_stats, group_stats
 from ._reduce import check_frame, check_split_every, tree_reduce
 
 __all__ = ["gauc"]
@@ -27,14 +22,9 @@ def _grouped_of(
     return acc.update(part[label], part[score], part[group], sample_weight=w)
 
 
-def _stats_of(part: Any, **columns: Any) -> tuple[Any, ...]:
+def _stats_of(part: Any, **columns: Any) -> GroupStats | None:
     """Per-group positives, negatives and AUC of a partition holding whole groups."""
-    acc = _grouped_of(part, **columns)
-    state = acc._state()
-    if state is None:
-        return None, None, None, None, None
-    n_pos, n_neg, auc = group_aucs_from_state(state)
-    return state.groups, n_pos, n_neg, auc, acc._classes
+    return group_stats(_grouped_of(part, **columns))
 
 
 def gauc(
@@ -88,22 +78,4 @@ def gauc(
     dask = require("dask", "dask")
     parts = df[cols].shuffle(on=group).to_delayed()
     pieces = dask.compute(*(dask.delayed(partial(_stats_of, **columns))(p) for p in parts))
-    return _combine(pieces, weights)
-
-
-def _combine(pieces: tuple[tuple[Any, ...], ...], weights: Any) -> float:
-    """Concatenate the per-group statistics of the partitions, sort by group, take the mean."""
-    pieces = tuple(p for p in pieces if p[0] is not None)
-    if not pieces:
-        GroupedCurve().gauc()  # raises: no rows were seen
-    classes: AnyArray | None = None
-    for piece in pieces:
-        classes = union_classes(classes, piece[4])
-    check_binary_classes(cast(AnyArray, classes), None)
-    kinds = {p[0].dtype.kind in "USO" for p in pieces}
-    if len(kinds) > 1:
-        raise LabelError("groups has string ids in some partitions and numbers in others")
-    groups = np.concatenate([p[0] for p in pieces])
-    order = np.argsort(groups, kind="stable")
-    n_pos, n_neg, auc = (np.concatenate([p[i] for p in pieces])[order] for i in (1, 2, 3))
-    return cast(float, gauc_from_stats(groups[order], n_pos, n_neg, auc, weights, False))
+    return gauc_from_group_stats(pieces, weights)

@@ -8,6 +8,7 @@ from typing import Any
 
 from .._catalog import get as metric_info
 from ..stream import BinaryCurve, MetricSet, RegressionMoments
+from ..stream._set import REGRESSION_BUNDLE
 from ._reduce import check_frame, tree_reduce
 
 __all__ = [
@@ -128,7 +129,6 @@ CLASSIFICATION_BUNDLE = (
     "cohen_kappa",
     "matthews_corrcoef",
 )
-REGRESSION_BUNDLE = ("mae", "mse", "rmse", "r2", "explained_variance")
 
 
 def _set_of(

@@ -22,12 +22,12 @@ import numpy as np
 
 from .._errors import EmptyInputError, ParameterError
 from .._optional import require
-from ..ranking import Qrels, RankingResult, Run
-from ..ranking._conventions import Conventions
-from ..ranking._evaluate import check_missing, compute, ranked_state
+from ..ranking import RankingResult
+from ..ranking._evaluate import compute
 from ..ranking._options import EvalOptions
 from ..ranking._parse import parse_requests
-from ..ranking._state import RankedState, merge_states
+from ..ranking._partition import merge_all, partition_state
+from ..ranking._state import RankedState
 from ._reduce import check_frame, check_split_every
 
 __all__ = ["evaluate"]
@@ -48,48 +48,18 @@ def _state_of(
     qrels_part: Any,
     *,
     columns: tuple[str, str, str, str],
-    tag: str,
-    max_docs: int | None,
-    judged_only: bool,
-    conventions: Conventions,
-    rel_level: int,
+    **options: Any,
 ) -> RankedState | None:
     """The ranked state of one partition pair (None when it evaluates no query)."""
     query, doc, score, relevance = columns
-    if len(qrels_part) == 0 or (len(run_part) == 0 and conventions.missing_queries == "ignore"):
-        return None
-    qrels = Qrels.from_arrays(qrels_part[query], qrels_part[doc], qrels_part[relevance])
-    if len(run_part) == 0:
-        # every qrels query here is missing from the run: a one-row run of a query id
-        # longer than any judged one (so never evaluated) gives their all-zero state
-        # (or the error of missing_queries="error")
-        dummy = "q" * (max(len(q) for q in qrels.query_ids) + 1)
-        run = Run.from_arrays([dummy], ["d"], [0.0], tag=tag)
-    else:
+    run = qrels = None
+    if len(run_part):
         if _POS in run_part.columns:  # ties="input_order": rows back in the frame's order
             run_part = run_part.iloc[np.argsort(run_part[_POS].to_numpy(), kind="stable")]
-        run = Run.from_arrays(run_part[query], run_part[doc], run_part[score], tag=tag)
-    if conventions.missing_queries == "error":
-        check_missing(qrels, run)  # this partition holds every row of its queries
-    try:
-        return ranked_state(
-            qrels,
-            run,
-            max_docs=max_docs,
-            judged_only=judged_only,
-            conventions=conventions,
-            rel_level=rel_level,
-        )
-    except EmptyInputError:  # no query of this partition is in both
-        return None
-
-
-def _merge_all(*states: RankedState | None) -> RankedState | None:
-    out: RankedState | None = None
-    for s in states:
-        if s is not None:
-            out = s if out is None else merge_states(out, s)
-    return out
+        run = (run_part[query], run_part[doc], run_part[score])
+    if len(qrels_part):
+        qrels = (qrels_part[query], qrels_part[doc], qrels_part[relevance])
+    return partition_state(run, qrels, **options)
 
 
 def evaluate(
@@ -194,7 +164,7 @@ def evaluate(
     states = [dask.delayed(chunk)(r, q) for r, q in zip(runs, judged, strict=True)]
     while len(states) > 1:
         states = [
-            dask.delayed(_merge_all)(*states[i : i + split_every])
+            dask.delayed(merge_all)(*states[i : i + split_every])
             for i in range(0, len(states), split_every)
         ]
     (state,) = dask.compute(states[0])

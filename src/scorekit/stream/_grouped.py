@@ -9,6 +9,7 @@ and negative weight at each distinct (group, score); chunks go through
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, cast
 
 import numpy as np
@@ -24,13 +25,21 @@ from ..recsys._gauc import (
     _check_weights_option,
     _gauc_inputs,
     gauc_from_state,
+    gauc_from_stats,
 )
-from ..recsys._gauc_kernel import GroupedCurveState, grouped_curve_from_chunk, merge_grouped_curves
+from ..recsys._gauc_kernel import (
+    GroupedCurveState,
+    group_aucs_from_state,
+    grouped_curve_from_chunk,
+    merge_grouped_curves,
+)
 from ._base import Accumulator, encode_array
 from ._labels import check_binary_classes, empty_chunk, union_classes
 from ._statecheck import Fields, check_increasing, check_lengths, exact_part
 
 __all__ = ["GroupedCurve"]
+
+GroupStats = tuple[AnyArray, AnyArray, AnyArray, AnyArray, AnyArray]
 
 _FIELDS = ("groups", "offsets", "scores", "pos", "neg")
 
@@ -180,3 +189,42 @@ class GroupedCurve(Accumulator):
             self._pending.replace(GroupedCurveState(groups, offsets, scores, pos, neg, exact))
         self._classes = classes
         self._strings = strings
+
+
+# ------------------------------------------ whole groups per partition (Dask, Spark)
+
+
+def group_stats(acc: GroupedCurve) -> GroupStats | None:
+    """``(groups, positives, negatives, AUC, classes)`` of an accumulator holding whole groups.
+
+    The per-group statistics a partition sends back when every
+    group's rows are in it (after a shuffle by group); ``None`` when it saw no
+    rows. :func:`gauc_from_group_stats` combines those of all partitions.
+    """
+    state = acc._state()
+    if state is None or acc._classes is None:
+        return None
+    n_pos, n_neg, auc = group_aucs_from_state(state)
+    return state.groups, n_pos, n_neg, auc, acc._classes
+
+
+def gauc_from_group_stats(pieces: Sequence[GroupStats | None], weights: GroupWeights) -> float:
+    """GAUC from the :func:`group_stats` of partitions holding disjoint sets of whole groups.
+
+    The statistics are concatenated and sorted by group, and the weighted
+    mean is taken once: the value of :func:`scorekit.gauc` on all the rows.
+    """
+    full = [p for p in pieces if p is not None]
+    if not full:
+        GroupedCurve().gauc()  # raises: no rows were seen
+    classes: AnyArray | None = None
+    for piece in full:
+        classes = union_classes(classes, piece[4])
+    check_binary_classes(cast(AnyArray, classes), None)
+    kinds = {p[0].dtype.kind in "USO" for p in full}
+    if len(kinds) > 1:
+        raise LabelError("groups has string ids in some partitions and numbers in others")
+    groups = np.concatenate([p[0] for p in full])
+    order = np.argsort(groups, kind="stable")
+    n_pos, n_neg, auc = (np.concatenate([p[i] for p in full])[order] for i in (1, 2, 3))
+    return cast(float, gauc_from_stats(groups[order], n_pos, n_neg, auc, weights, False))

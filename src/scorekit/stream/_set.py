@@ -31,6 +31,9 @@ _WEIGHTED = frozenset(
     {"BinaryCurve", "ConfusionMatrix", "RegressionMoments", "RegressionLosses", "GroupedCurve"}
 )
 _KIND = "MetricSet"
+
+#: the bundle of the distributed layers' ``regression_metrics`` (catalog names)
+REGRESSION_BUNDLE = ("mae", "mse", "rmse", "r2", "explained_variance")
 _VERSION = 1
 
 

@@ -1,0 +1,226 @@
+"""``evaluate`` over Spark DataFrames: repartition by query, a ranked state per partition, one result.
+
+The run and the qrels rows are put in one frame (a kind column tells them
+apart; query and document ids as text, so an integer 7 and a string "7"
+meet, as in a TREC file; integers stay integers when both frames have them) and repartitioned by query, so each partition holds
+whole queries, with both their run rows and their judgments. Each partition
+turns its Arrow batches into the ranking engine's ``RankedState`` (the
+relevance code of each retrieved document in rank order and the judgment
+counts of its queries), sent back as JSON; the driver concatenates the states
+of the disjoint query sets in a balanced tree (``merge_states``) and computes
+the measures once, so per-query values and summaries (means, ``gm_map``,
+micro ratios) are those of :func:`scorekit.evaluate`. The driver holds one
+small integer per retrieved document.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Iterator, Mapping
+from functools import partial
+from typing import Any
+
+import numpy as np
+
+from .._errors import EmptyInputError, LabelError
+from .._optional import require
+from ..ranking import RankingResult
+from ..ranking._conventions import Conventions
+from ..ranking._evaluate import compute
+from ..ranking._options import EvalOptions
+from ..ranking._parse import parse_requests
+from ..ranking._partition import merge_all, partition_state
+from ..ranking._state import RankedState
+from ..stream._base import decode_array, encode_array
+from ._reduce import check_frame, collect_states, column, partitions
+
+__all__ = ["evaluate"]
+
+_KIND = "__scorekit_kind"  # 0: a run row, 1: a qrels row
+_POS = "__scorekit_input_position"
+
+
+def _encode_state(state: RankedState) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for f in dataclasses.fields(state):
+        v = getattr(state, f.name)
+        out[f.name] = v if v is None or isinstance(v, str) else encode_array(v)
+    return out
+
+
+def _decode_state(d: dict[str, Any]) -> RankedState:
+    fields: dict[str, Any] = {
+        k: v if v is None or isinstance(v, str) else decode_array(v) for k, v in d.items()
+    }
+    return RankedState(**fields)
+
+
+def _state_of(
+    batches: Iterator[Any],
+    *,
+    columns: tuple[str, str, str, str],
+    ordered: bool,
+    **options: Any,
+) -> dict[str, Any] | None:
+    """The ranked state of one partition (whole queries: run rows and judgments), JSON-safe."""
+    pa = require("pyarrow", "spark")
+    pc = require("pyarrow.compute", "spark")
+    query, doc, score, relevance = columns
+    table = pa.Table.from_batches(list(batches))
+    kind = table.column(_KIND)
+    run_t = table.filter(pc.equal(kind, 0))
+    qrels_t = table.filter(pc.equal(kind, 1))
+    run = qrels = None
+    if run_t.num_rows:
+        b = run_t.combine_chunks().to_batches()[0]
+        q, d, s = (column(b, c, finite=True, frame="run_df") for c in (query, doc, score))
+        if ordered:  # ties="input_order": rows back in the frame's order
+            order = np.argsort(column(b, _POS, finite=True), kind="stable")
+            q, d, s = q[order], d[order], s[order]
+        run = (q, d, s)
+    if qrels_t.num_rows:
+        b = qrels_t.combine_chunks().to_batches()[0]
+        qrels = tuple(column(b, c, finite=True, frame="qrels_df") for c in (query, doc, relevance))
+    state = partition_state(run, qrels, **options)  # type: ignore[arg-type]
+    return None if state is None else _encode_state(state)
+
+
+def _id_column(frame: Any, name: str, which: str, text: bool) -> Any:
+    """The id column (as text when ``text``); floating-point ids raise, as in ``Run.from_arrays``."""
+    types = require("pyspark.sql.types", "spark")
+    dtype = frame.schema[name].dataType
+    if not isinstance(dtype, (types.StringType, types.IntegralType)):
+        raise LabelError(
+            f"{which} column {name!r} must hold strings or integers, got {dtype.simpleString()}"
+        )
+    return (frame[name].cast("string") if text else frame[name].cast("long")).alias(name)
+
+
+def _integral(name: str, *frames: Any) -> bool:
+    types = require("pyspark.sql.types", "spark")
+    return all(isinstance(f.schema[name].dataType, types.IntegralType) for f in frames)
+
+
+def _union(
+    qrels_df: Any, run_df: Any, columns: tuple[str, str, str, str], conv: Conventions
+) -> Any:
+    """One frame of the run rows (kind 0) and the qrels rows (kind 1), ids as text."""
+    F = require("pyspark.sql.functions", "spark")
+    query, doc, score, relevance = columns
+    # integer ids stay integers (the engine writes them as decimal text); else all as text
+    text_q, text_d = (not _integral(c, run_df, qrels_df) for c in (query, doc))
+    score_t = run_df.schema[score].dataType
+    rel_t = qrels_df.schema[relevance].dataType
+    run_cols = [
+        _id_column(run_df, query, "run_df", text_q),
+        _id_column(run_df, doc, "run_df", text_d),
+        run_df[score],
+        F.lit(None).cast(rel_t).alias(relevance),
+        F.lit(0).cast("byte").alias(_KIND),
+    ]
+    qrels_cols = [
+        _id_column(qrels_df, query, "qrels_df", text_q),
+        _id_column(qrels_df, doc, "qrels_df", text_d),
+        F.lit(None).cast(score_t).alias(score),
+        qrels_df[relevance],
+        F.lit(1).cast("byte").alias(_KIND),
+    ]
+    if conv.ties == "input_order":
+        run_cols.append(F.monotonically_increasing_id().alias(_POS))
+        qrels_cols.append(F.lit(0).cast("long").alias(_POS))
+    return run_df.select(*run_cols).unionByName(qrels_df.select(*qrels_cols))
+
+
+def evaluate(
+    qrels_df: Any,
+    run_df: Any,
+    measures: str | Iterable[str],
+    *,
+    query: str = "query",
+    doc: str = "doc",
+    score: str = "score",
+    relevance: str = "relevance",
+    tag: str = "scorekit",
+    options: EvalOptions | None = None,
+    rel_level: int | None = None,
+    all_queries: bool | None = None,
+    max_docs: int | None = None,
+    judged_only: bool | None = None,
+    gain: str | Mapping[int, float] | None = None,
+    per_query: bool | None = None,
+    ties: str | None = None,
+    ap_denominator: str | None = None,
+    missing_queries: str | None = None,
+    ndcg_ideal: str | None = None,
+    compat: str | None = None,
+    num_docs: int | None = None,
+    npartitions: int | None = None,
+) -> RankingResult:
+    """:func:`scorekit.evaluate` of a run and qrels held in Spark DataFrames.
+
+    ``run_df`` has columns ``query, doc, score`` and ``qrels_df`` columns
+    ``query, doc, relevance`` (other names with the keyword arguments; ids are
+    strings or integers). The rows of both are repartitioned together by
+    query into ``npartitions`` partitions (default: the run's count), so each
+    partition holds whole queries; each partition gives the engine's ranked
+    state, the states are concatenated on the driver, and the measures run
+    once: the result (per-query values, means, ``to_trec_eval()``) is that of
+    :func:`scorekit.evaluate`. Options as :func:`scorekit.evaluate` (keywords
+    or ``options=EvalOptions(...)``), conventions too (``ties="input_order"`` is the order of the rows in
+    ``run_df``, partition by partition). A null id, score or grade raises,
+    naming the frame and the column.
+
+    Examples
+    --------
+    >>> qrels = spark.createDataFrame([("q", "a", 1), ("q", "c", 1), ("q", "z", 1)],
+    ...                               ["query", "doc", "relevance"])
+    >>> run = spark.createDataFrame([("q", "a", 0.9), ("q", "b", 0.8), ("q", "c", 0.7)],
+    ...                             ["query", "doc", "score"])
+    >>> res = evaluate(qrels, run, ["AP", "P@2"])
+    >>> {k: round(v, 4) for k, v in res.mean().items()}
+    {'AP': 0.5556, 'P@2': 0.5}
+    >>> evaluate(qrels, run, "AP@2", ap_denominator="hits").mean()
+    {'AP@2': 1.0}
+    """
+    opts = EvalOptions.build(
+        options,
+        rel_level=rel_level,
+        all_queries=all_queries,
+        max_docs=max_docs,
+        judged_only=judged_only,
+        gain=gain,
+        per_query=per_query,
+        ties=ties,
+        ap_denominator=ap_denominator,
+        missing_queries=missing_queries,
+        ndcg_ideal=ndcg_ideal,
+        compat=compat,
+        num_docs=num_docs,
+    )
+    conv = opts.conventions()
+    requests = parse_requests(measures)
+    check_frame(run_df, [query, doc, score], "run_df")
+    check_frame(qrels_df, [query, doc, relevance], "qrels_df")
+    n = partitions(run_df, npartitions)
+    columns = (query, doc, score, relevance)
+    both = _union(qrels_df, run_df, columns, conv).repartition(n, query)
+    work = partial(
+        _state_of,
+        columns=columns,
+        ordered=conv.ties == "input_order",
+        tag=str(tag),
+        max_docs=opts.max_docs,
+        judged_only=opts.judged_only,
+        conventions=conv,
+        rel_level=opts.rel_level,
+    )
+    states = [None if s is None else _decode_state(s) for s in collect_states(both, work)]
+    state = merge_all(*states)
+    if state is None:
+        raise EmptyInputError(
+            "no query is in both the run and the qrels (pass all_queries=True to score the "
+            "qrels queries the run misses as 0)"
+        )
+    return compute(
+        state, requests, rel_level=opts.rel_level, per_query=opts.per_query, conventions=conv
+    )
