@@ -18,7 +18,7 @@ from .._typing import ArrayLike, BoolArray, FloatArray
 from .._validation import check_count, check_option, check_probabilities
 from ._curves import _binary_inputs
 
-__all__ = ["calibration_curve", "expected_calibration_error"]
+__all__ = ["calibration_curve", "expected_calibration_error"]  # + the curve-state kernel below
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +64,52 @@ def _ece_from_bins(b: CalibrationBins) -> float:
     prob_true, prob_pred = _curve_from_bins(b)
     share = b.count[b.count != 0] / b.count.sum()
     return float(np.sum(share * np.abs(prob_true - prob_pred)))
+
+
+def _sorted_quantiles(values: FloatArray, counts: FloatArray, q: FloatArray) -> FloatArray:
+    """``np.percentile(rows, 100 q)`` of rows given as distinct values with their counts.
+
+    ``values`` increase; ``counts`` are whole numbers. The linear method's
+    interpolation, without expanding the rows.
+    """
+    cum = np.cumsum(counts)
+    n = float(cum[-1])
+    h = (n - 1.0) * q
+    lo = np.floor(h)
+    t = h - lo
+    a = values[np.searchsorted(cum, lo, side="right")]
+    b = values[np.searchsorted(cum, np.minimum(lo + 1.0, n - 1.0), side="right")]
+    diff = b - a
+    out: FloatArray = np.where(t >= 0.5, b - diff * (1.0 - t), a + diff * t)
+    return out
+
+
+def calibration_edges_from_curve(c: Any, n_bins: int, strategy: str) -> FloatArray:
+    """The bin edges of :func:`calibration_curve` from a curve state (quantiles: whole weights)."""
+    if strategy != "quantile":
+        return np.linspace(0.0, 1.0, n_bins + 1)
+    scores = np.asarray(c.scores, dtype=np.float64)[::-1]  # increasing
+    total = (np.asarray(c.pos, dtype=np.float64) + np.asarray(c.neg, dtype=np.float64))[::-1]
+    return _sorted_quantiles(scores, total, np.linspace(0, 1, n_bins + 1))
+
+
+def calibration_bins_from_curve(c: Any, edges: FloatArray) -> CalibrationBins:
+    """The bins of :func:`calibration_curve` from a curve state: no pass over the rows.
+
+    The state holds the distinct scores with their positive and negative
+    weights; each bin's sum of probabilities is Σ score × count, equal to the
+    row sum up to rounding.
+    """
+    scores = np.asarray(c.scores, dtype=np.float64)
+    pos = np.asarray(c.pos, dtype=np.float64)
+    total = pos + np.asarray(c.neg, dtype=np.float64)
+    n_bins = edges.size - 1
+    ids = np.searchsorted(edges[1:-1], scores)
+    return CalibrationBins(
+        np.bincount(ids, weights=total, minlength=n_bins).astype(np.float64),
+        np.bincount(ids, weights=scores * total, minlength=n_bins).astype(np.float64),
+        np.bincount(ids, weights=pos, minlength=n_bins).astype(np.float64),
+    )
 
 
 def _binned(

@@ -358,13 +358,10 @@ def _rank(args: argparse.Namespace) -> int:
         result = evaluate(qrels, run, measures, per_query=args.per_query, **options)
         section = None
         if report is not None or args.bootstrap > 0:
-            full = (
-                result
-                if args.per_query
-                else evaluate(qrels, run, measures, per_query=True, **options)
-            )
+            # one evaluation serves the output and the report: per-query values are
+            # always kept, ``per_query`` only decides what to_trec_eval() prints
             section = ranking_section(
-                {name: full},
+                {name: result},
                 bootstrap=args.bootstrap,
                 seed=args.seed,
                 title=f"Ranking: {name}",
@@ -374,9 +371,12 @@ def _rank(args: argparse.Namespace) -> int:
             )
         if report is not None and section is not None:
             progress.step("drawing the report")
-            Report("scorekit rank", [section], subtitle=f"{args.qrels} · {args.runs[0]}").write(
-                report
-            )
+            Report(
+                "scorekit rank",
+                [section],
+                subtitle=f"{args.qrels} · {args.runs[0]}",
+                meta=report_meta(),
+            ).write(report)
     if args.format == "trec":
         if args.bootstrap > 0:
             _note(args, "note: trec_eval's format has no intervals; see --format table or json")
@@ -422,27 +422,26 @@ def _compare(args: argparse.Namespace) -> int:
         raise ParameterError("compare needs at least two runs")
     report = report_path(args.report) if args.report else None
     measures = list(args.measures or DEFAULT_COMPARE_MEASURES)
-    from ..ranking import compare
+    from ..ranking._compare import compare_results
 
     with Progress(args.quiet) as progress:
         qrels, runs = _read_inputs(args, progress, args.runs)
+        progress.step("evaluating")
+        # one evaluation of each run serves the tests and the report
+        results = evaluate_runs(qrels, runs, measures, **_evaluate_options(args))
         progress.step("testing")
-        comparison = compare(
-            qrels,
-            runs,
-            measures,
+        comparison = compare_results(
+            results,
             test=args.test,
             correction=None if args.correction == "none" else args.correction,
             alpha=args.alpha,
             n_resamples=args.resamples,
             seed=args.seed,
-            **_evaluate_options(args),
         )
         rows = comparison_rows(comparison)
         if report is not None:
-            progress.step("evaluating the runs for the report")
             section = ranking_section(
-                evaluate_runs(qrels, runs, measures, **_evaluate_options(args)),
+                results,
                 comparison=comparison,
                 title="Comparison of " + ", ".join(runs),
                 notes=[
@@ -452,7 +451,10 @@ def _compare(args: argparse.Namespace) -> int:
             )
             progress.step("drawing the report")
             Report(
-                "scorekit compare", [section], subtitle=" · ".join([args.qrels, *args.runs])
+                "scorekit compare",
+                [section],
+                subtitle=" · ".join([args.qrels, *args.runs]),
+                meta=report_meta(),
             ).write(report)
     extra = [c for c in ("ci_low", "ci_high", "effect_size") if rows and c in rows[0]]
     header = [*COMPARISON_COLUMNS, *extra]

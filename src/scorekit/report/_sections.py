@@ -8,10 +8,10 @@ from typing import Any
 import numpy as np
 
 from .._catalog import MetricInfo, select
+from .._codes import distinct
 from .._errors import ParameterError, ScorekitError
 from .._typing import AnyArray, FloatArray
 from .._validation import binary_target, check_same_length, labels_1d, scores_1d, scores_2d
-from ..classification import calibration_curve
 from ..classification._labels import unique_labels
 from ..stream import BinaryCurve, ConfusionMatrix, Contingency, RegressionMoments
 from ._data import Plot, Section, Table, catalog_metrics, records
@@ -59,7 +59,7 @@ def _binary_scores_section(
     y = labels_1d(y_true, names[0])
     s = scores_1d(y_score, names[1])
     check_same_length(**{names[0]: y, names[1]: s})
-    classes = np.unique(y)
+    classes = distinct(y)
     positive = binary_target(y, pos_label, names[0], classes=classes)
     y01 = positive.astype(np.int64)
     pos_name = "1" if pos_label is None else str(pos_label)
@@ -148,12 +148,10 @@ def _binary_scores_section(
     if probabilities:
         skewed = base_rate < _SKEWED
         strategy = "quantile" if skewed else "uniform"
-        prob_true, prob_pred = calibration_curve(y01, s, n_bins=10, strategy=strategy)
-        counts, edges = (
-            np.histogram(s, bins=np.unique(np.quantile(s, np.linspace(0, 1, 11))))
-            if skewed
-            else np.histogram(s, bins=10, range=(0.0, 1.0))
-        )
+        # from the score table: no second pass over the rows, no second sort
+        prob_true, prob_pred = curve.calibration_curve(n_bins=10, strategy=strategy)
+        bins, edges = curve.calibration_bins(n_bins=10, strategy=strategy)
+        counts = bins.count
         why = (
             f"10 quantile bins (equal counts): the base rate is {base_rate:.3g}, below "
             f"{_SKEWED:.0%}, so uniform bins would put nearly every row in the first"
@@ -203,20 +201,20 @@ def _binary_scores_section(
         note="A score >= the threshold counts as positive. Rows: score quantiles (5% to 95%) "
         "and the thresholds that maximise F1 and Youden's J (TPR − FPR).",
     )
-    data_table = _data_table(y01, pos_name, s)
+    data_table = _data_table(y01, pos_name, curve.n_distinct)
     return Section(title, "classification", values, tuple(plots), (data_table, table), tuple(notes))
 
 
 _SKEWED = 0.10  # below this base rate the calibration diagram uses quantile bins
 
 
-def _data_table(y01: AnyArray, pos_name: str, s: FloatArray) -> Table:
+def _data_table(y01: AnyArray, pos_name: str, distinct: int) -> Table:
     n, pos = int(y01.size), int(y01.sum())
     rows: tuple[tuple[Any, ...], ...] = (
         ("rows", n),
         (f"positives (class {pos_name})", pos),
         ("base rate", pos / n if n else float("nan")),
-        ("distinct scores", int(np.unique(s).size)),
+        ("distinct scores", distinct),
     )
     return Table("Data", ("", "value"), rows)
 

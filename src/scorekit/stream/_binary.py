@@ -17,6 +17,12 @@ from .._codes import distinct
 from .._errors import EmptyInputError, LabelError, ParameterError
 from .._typing import AnyArray, ArrayLike, FloatArray
 from .._validation import check_count, check_option, check_probabilities, labels_1d
+from ..classification._calibration import (
+    CalibrationBins,
+    _curve_from_bins,
+    calibration_bins_from_curve,
+    calibration_edges_from_curve,
+)
 from ..classification._curve_exact import encode_exact
 from ..classification._curve_kernel import (
     CurveState,
@@ -291,6 +297,26 @@ class BinaryCurve(Accumulator):
         if self._edges is None:
             return _log_loss_from_curve(c)
         return float(self._loss / (c.pos.sum() + c.neg.sum()))
+
+    def calibration_curve(
+        self, *, n_bins: int = 10, strategy: str = "uniform"
+    ) -> tuple[FloatArray, FloatArray]:
+        """Reliability curve from the score table; see :func:`scorekit.calibration_curve`.
+
+        Equal to the one-shot function up to the rounding of each bin's sum of
+        probabilities (computed as Σ score × count); quantile edges need whole-number weights.
+        """
+        return _curve_from_bins(self.calibration_bins(n_bins=n_bins, strategy=strategy)[0])
+
+    def calibration_bins(
+        self, *, n_bins: int = 10, strategy: str = "uniform"
+    ) -> tuple[CalibrationBins, FloatArray]:
+        """The calibration bins (count, Σ probability, Σ positives per bin) and their edges."""
+        check_option(strategy, "strategy", ("uniform", "quantile"))
+        n = int(check_count(n_bins, "n_bins"))
+        c = self._curve()
+        edges = calibration_edges_from_curve(c, n, strategy)
+        return calibration_bins_from_curve(c, edges), edges
 
     def pr_auc(self) -> float:
         """Trapezoidal area under the PR curve; see :func:`scorekit.pr_auc`."""
