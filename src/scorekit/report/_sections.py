@@ -12,6 +12,7 @@ from .._codes import distinct
 from .._errors import ParameterError, ScorekitError
 from .._typing import AnyArray, FloatArray
 from .._validation import binary_target, check_same_length, labels_1d, scores_1d, scores_2d
+from ..classification._calibration import _curve_from_bins
 from ..classification._labels import unique_labels
 from ..stream import BinaryCurve, ConfusionMatrix, Contingency, RegressionMoments
 from ._data import Plot, Section, Table, catalog_metrics, records
@@ -114,7 +115,9 @@ def _binary_scores_section(
     values = catalog_metrics(wanted, data, states, bootstrap=bootstrap, seed=seed)
     if not details:
         return Section(title, "classification", values, notes=tuple(notes))
-    auc, ap = curve.roc_auc(), curve.average_precision()
+    known = {m.name: m.value for m in values}  # computed once: the plots reuse them
+    auc = known["roc_auc"] if "roc_auc" in known else curve.roc_auc()
+    ap = known["average_precision"] if "average_precision" in known else curve.average_precision()
     fpr, tpr, _ = curve.roc_curve()
     precision, recall, _ = curve.precision_recall_curve()
     plots = [
@@ -149,8 +152,8 @@ def _binary_scores_section(
         skewed = base_rate < _SKEWED
         strategy = "quantile" if skewed else "uniform"
         # from the score table: no second pass over the rows, no second sort
-        prob_true, prob_pred = curve.calibration_curve(n_bins=10, strategy=strategy)
         bins, edges = curve.calibration_bins(n_bins=10, strategy=strategy)
+        prob_true, prob_pred = _curve_from_bins(bins)
         counts = bins.count
         why = (
             f"10 quantile bins (equal counts): the base rate is {base_rate:.3g}, below "
@@ -186,8 +189,8 @@ def _binary_scores_section(
                 },
             )
         )
-    grid, reasons = _thresholds_of_interest(s, full)
-    table_rows = records(curve.threshold_table(thresholds=grid))
+    grid, reasons = _thresholds_of_interest(curve, full)
+    table_rows = records(_rows_at(full, grid))
     table = Table(
         "Threshold table",
         ("why", *THRESHOLD_COLUMNS),
@@ -219,10 +222,17 @@ def _data_table(y01: AnyArray, pos_name: str, distinct: int) -> Table:
     return Table("Data", ("", "value"), rows)
 
 
-def _thresholds_of_interest(s: FloatArray, full: Any) -> tuple[FloatArray, dict[float, str]]:
+def _rows_at(full: Any, thresholds: FloatArray) -> Any:
+    """The rows of the full threshold table at thresholds that are scores (no recount)."""
+    decreasing = np.asarray(full.threshold)
+    at = decreasing.size - 1 - np.searchsorted(decreasing[::-1], thresholds)
+    return {c: np.asarray(getattr(full, c))[at] for c in THRESHOLD_COLUMNS}
+
+
+def _thresholds_of_interest(curve: Any, full: Any) -> tuple[FloatArray, dict[float, str]]:
     """Score quantiles and the F1- and Youden-optimal thresholds, with why each is there."""
     quantiles = np.linspace(0.05, 0.95, 19)
-    grid = np.quantile(s, quantiles, method="inverted_cdf")
+    grid = curve.score_quantiles(quantiles)  # from the score table: no partition of the rows
     why: dict[float, str] = {}
     for q, t in zip(quantiles, grid, strict=True):
         why.setdefault(float(t), f"{q:.0%} quantile")

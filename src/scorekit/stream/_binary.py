@@ -298,6 +298,22 @@ class BinaryCurve(Accumulator):
             return _log_loss_from_curve(c)
         return float(self._loss / (c.pos.sum() + c.neg.sum()))
 
+    def score_quantiles(self, q: ArrayLike) -> FloatArray:
+        """Scores at the quantiles ``q`` (``np.quantile(..., method="inverted_cdf")`` of the rows).
+
+        Read off the score table (each score weighted by its rows' total weight):
+        the smallest score whose cumulative share reaches ``q``.
+        """
+        levels = np.asarray(q, dtype=np.float64)
+        if levels.size and (np.isnan(levels).any() or levels.min() < 0 or levels.max() > 1):
+            raise ParameterError("q must hold quantile levels in [0, 1]")
+        c = self._curve()
+        scores = np.asarray(c.scores, dtype=np.float64)[::-1]
+        cum = np.cumsum((np.asarray(c.pos) + np.asarray(c.neg))[::-1])
+        at = np.minimum(np.searchsorted(cum, levels * cum[-1], side="left"), scores.size - 1)
+        out: FloatArray = scores[at]
+        return out
+
     def calibration_curve(
         self, *, n_bins: int = 10, strategy: str = "uniform"
     ) -> tuple[FloatArray, FloatArray]:
