@@ -144,6 +144,21 @@ def calibration_curve(
     non-empty bin: the fraction of positives and the mean predicted probability.
     (scikit-learn's default is 5 bins; 10 here.)
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels (or targets).
+    y_prob : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Predicted probabilities.
+    n_bins : int, default=10
+        Number of bins.
+    strategy : {"uniform", "quantile"}, default="uniform"
+        Equal-width bins, or bins of equal counts.
+    pos_label : label, default=None
+        The positive class (needed unless the labels are 0/1, -1/1 or bool).
+    nan_policy : {"raise", "omit"}, default="raise"
+        What NaN or infinite inputs do: raise, or drop those rows (saying how many).
+
     Examples
     --------
     Bins [0, .5] and (.5, 1]: .1, .2, .4 with one positive; .8, .9 with two:
@@ -171,6 +186,21 @@ def expected_calibration_error(
     over the non-empty bins of :func:`calibration_curve` (same ``n_bins`` and
     ``strategy``), where acc_b is the fraction of positives in bin b, conf_b the
     mean predicted probability and n_b its number of rows.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels (or targets).
+    y_prob : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Predicted probabilities.
+    n_bins : int, default=10
+        Number of bins.
+    strategy : {"uniform", "quantile"}, default="uniform"
+        Equal-width bins, or bins of equal counts.
+    pos_label : label, default=None
+        The positive class (needed unless the labels are 0/1, -1/1 or bool).
+    nan_policy : {"raise", "omit"}, default="raise"
+        What NaN or infinite inputs do: raise, or drop those rows (saying how many).
 
     Examples
     --------

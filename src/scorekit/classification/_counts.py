@@ -102,6 +102,27 @@ def precision_recall_fscore_support(
     mean over classes, "weighted" weights by support, "samples" averages per
     sample (multilabel). ``warn_for`` names the ratios that warn when undefined.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels (or targets).
+    y_pred : array-like of shape (n_samples,)
+        Predicted labels (or values).
+    beta : float, default=1.0
+        Weight of recall against precision.
+    labels : array-like, default=None
+        The classes to use, in this order (default: every class seen).
+    pos_label : label, default=None
+        The positive class (needed unless the labels are 0/1, -1/1 or bool).
+    average : {"binary", "micro", "macro", "weighted", "samples"} or None
+        How per-class values are combined (None: one value per class).
+    warn_for : tuple of str
+        The metrics that warn when undefined (scikit-learn's ``warn_for``).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative row weights.
+    zero_division : "warn", 0.0, 1.0 or nan, default="warn"
+        The value where a denominator is 0 ("warn": 0.0 with a warning).
+
     Returns
     -------
     precision, recall, fbeta : float or ndarray
@@ -140,6 +161,23 @@ def precision(
     As :func:`sklearn.metrics.precision_score`; undefined (``zero_division``)
     for a class never predicted. Options as :func:`precision_recall_fscore_support`.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels (or targets).
+    y_pred : array-like of shape (n_samples,)
+        Predicted labels (or values).
+    labels : array-like, default=None
+        The classes to use, in this order (default: every class seen).
+    pos_label : label, default=None
+        The positive class (needed unless the labels are 0/1, -1/1 or bool).
+    average : {"binary", "micro", "macro", "weighted", "samples"} or None
+        How per-class values are combined (None: one value per class).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative row weights.
+    zero_division : "warn", 0.0, 1.0 or nan, default="warn"
+        The value where a denominator is 0 ("warn": 0.0 with a warning).
+
     Examples
     --------
     tp = 3, fp = 1:
@@ -166,6 +204,23 @@ def recall(
 
     As :func:`sklearn.metrics.recall_score`; undefined (``zero_division``) for
     a class absent from ``y_true``. Options as :func:`precision_recall_fscore_support`.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels (or targets).
+    y_pred : array-like of shape (n_samples,)
+        Predicted labels (or values).
+    labels : array-like, default=None
+        The classes to use, in this order (default: every class seen).
+    pos_label : label, default=None
+        The positive class (needed unless the labels are 0/1, -1/1 or bool).
+    average : {"binary", "micro", "macro", "weighted", "samples"} or None
+        How per-class values are combined (None: one value per class).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative row weights.
+    zero_division : "warn", 0.0, 1.0 or nan, default="warn"
+        The value where a denominator is 0 ("warn": 0.0 with a warning).
 
     Examples
     --------
@@ -198,6 +253,25 @@ def fbeta(
     ``beta=0`` is precision, ``beta=inf`` recall. Undefined (``zero_division``)
     only when tp + fp + fn = 0.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels (or targets).
+    y_pred : array-like of shape (n_samples,)
+        Predicted labels (or values).
+    beta : float, default=1.0
+        Weight of recall against precision.
+    labels : array-like, default=None
+        The classes to use, in this order (default: every class seen).
+    pos_label : label, default=None
+        The positive class (needed unless the labels are 0/1, -1/1 or bool).
+    average : {"binary", "micro", "macro", "weighted", "samples"} or None
+        How per-class values are combined (None: one value per class).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative row weights.
+    zero_division : "warn", 0.0, 1.0 or nan, default="warn"
+        The value where a denominator is 0 ("warn": 0.0 with a warning).
+
     Examples
     --------
     tp = 3, fp = 1, fn = 2, beta = 2: 5·3 / (5·3 + 4·2 + 1) = 15/24:
@@ -224,6 +298,23 @@ def f1(
     r"""F1 score 2 tp / (2 tp + fp + fn), the harmonic mean of precision and recall.
 
     As :func:`sklearn.metrics.f1_score`; :func:`fbeta` with ``beta=1``.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels (or targets).
+    y_pred : array-like of shape (n_samples,)
+        Predicted labels (or values).
+    labels : array-like, default=None
+        The classes to use, in this order (default: every class seen).
+    pos_label : label, default=None
+        The positive class (needed unless the labels are 0/1, -1/1 or bool).
+    average : {"binary", "micro", "macro", "weighted", "samples"} or None
+        How per-class values are combined (None: one value per class).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative row weights.
+    zero_division : "warn", 0.0, 1.0 or nan, default="warn"
+        The value where a denominator is 0 ("warn": 0.0 with a warning).
 
     Examples
     --------
@@ -258,6 +349,25 @@ def e_measure(
     1 − F1. Averages, ``labels`` and ``pos_label`` as :func:`fbeta`; an average
     of E is 1 − the average of F_β. ``zero_division`` is the value given to an
     undefined F_β, so an undefined E is 1 − ``zero_division``.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels (or targets).
+    y_pred : array-like of shape (n_samples,)
+        Predicted labels (or values).
+    alpha : float
+        See the formula above.
+    labels : array-like, default=None
+        The classes to use, in this order (default: every class seen).
+    pos_label : label, default=None
+        The positive class (needed unless the labels are 0/1, -1/1 or bool).
+    average : {"binary", "micro", "macro", "weighted", "samples"} or None
+        How per-class values are combined (None: one value per class).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative row weights.
+    zero_division : "warn", 0.0, 1.0 or nan, default="warn"
+        The value where a denominator is 0 ("warn": 0.0 with a warning).
 
     Examples
     --------
@@ -294,6 +404,23 @@ def specificity(
     (tp + fn, as recall does), "samples" per sample (multilabel). Undefined
     (``zero_division``) for a class that every sample belongs to.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels (or targets).
+    y_pred : array-like of shape (n_samples,)
+        Predicted labels (or values).
+    labels : array-like, default=None
+        The classes to use, in this order (default: every class seen).
+    pos_label : label, default=None
+        The positive class (needed unless the labels are 0/1, -1/1 or bool).
+    average : {"binary", "micro", "macro", "weighted", "samples"} or None
+        How per-class values are combined (None: one value per class).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative row weights.
+    zero_division : "warn", 0.0, 1.0 or nan, default="warn"
+        The value where a denominator is 0 ("warn": 0.0 with a warning).
+
     Examples
     --------
     tn = 1, fp = 1:
@@ -322,6 +449,23 @@ def jaccard(
     As :func:`sklearn.metrics.jaccard_score`, which does not accept
     ``zero_division=nan``; here it is accepted and, as in the precision family,
     the averages leave out the classes where the index is ``nan``.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels (or targets).
+    y_pred : array-like of shape (n_samples,)
+        Predicted labels (or values).
+    labels : array-like, default=None
+        The classes to use, in this order (default: every class seen).
+    pos_label : label, default=None
+        The positive class (needed unless the labels are 0/1, -1/1 or bool).
+    average : {"binary", "micro", "macro", "weighted", "samples"} or None
+        How per-class values are combined (None: one value per class).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative row weights.
+    zero_division : "warn", 0.0, 1.0 or nan, default="warn"
+        The value where a denominator is 0 ("warn": 0.0 with a warning).
 
     Examples
     --------

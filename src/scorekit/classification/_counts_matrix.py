@@ -100,6 +100,19 @@ def confusion_matrix(
     any order or chunking of the rows); integer weights are summed as integers,
     beyond 2**53 too, and a cell past 2**63 − 1 raises instead of wrapping.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels (or targets).
+    y_pred : array-like of shape (n_samples,)
+        Predicted labels (or values).
+    labels : array-like, default=None
+        The classes to use, in this order (default: every class seen).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative row weights.
+    normalize : bool or str
+        See above.
+
     Examples
     --------
     >>> confusion_matrix(["cat", "dog", "dog", "cat"], ["cat", "dog", "cat", "cat"])
@@ -126,6 +139,19 @@ def multilabel_confusion_matrix(
     matrix per class (sorted, or ``labels`` in order, absent ones all-negative);
     for indicator matrices one per column (``labels`` are column indices), or
     one per row with ``samplewise=True``.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels (or targets).
+    y_pred : array-like of shape (n_samples,)
+        Predicted labels (or values).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative row weights.
+    labels : array-like, default=None
+        The classes to use, in this order (default: every class seen).
+    samplewise : bool, default=False
+        One 2×2 matrix per sample (multilabel) instead of per class.
 
     Examples
     --------
@@ -154,6 +180,17 @@ def accuracy(
 
     As :func:`sklearn.metrics.accuracy_score`; ``normalize=False`` gives the
     (weighted) number of right samples.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels (or targets).
+    y_pred : array-like of shape (n_samples,)
+        Predicted labels (or values).
+    normalize : bool or str
+        See above.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative row weights.
 
     Examples
     --------
@@ -190,6 +227,17 @@ def balanced_accuracy(
     class in ``y_true`` the adjusted score divides by zero: −inf (nan when every
     sample is right), as in scikit-learn, with a warning.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels (or targets).
+    y_pred : array-like of shape (n_samples,)
+        Predicted labels (or values).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative row weights.
+    adjusted : bool, default=False
+        Rescale so that chance scores 0 (scikit-learn's ``adjusted``).
+
     Examples
     --------
     Recall 1/2 for class 0 and 1 for class 1:
@@ -222,6 +270,21 @@ def cohen_kappa(
     :func:`sklearn.metrics.cohen_kappa_score`; undefined (warning,
     ``replace_undefined_by``) when the raters share only one label.
 
+    Parameters
+    ----------
+    y1 : array-like of shape (n_samples,)
+        Labels of the first rater.
+    y2 : array-like of shape (n_samples,)
+        Labels of the second rater.
+    labels : array-like, default=None
+        The classes to use, in this order (default: every class seen).
+    weights : str or array-like, default=None
+        See above.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative row weights.
+    replace_undefined_by : float, default=nan
+        The value where the metric is undefined.
+
     Examples
     --------
     p_o = 3/4, p_e = (2·1 + 2·3)/16 = 1/2, κ = (3/4 − 1/2)/(1 − 1/2):
@@ -252,6 +315,15 @@ def matthews_corrcoef(
     for two classes (tp·tn − fp·fn)/√((tp+fp)(tp+fn)(tn+fp)(tn+fn)). As
     :func:`sklearn.metrics.matthews_corrcoef`: 0 (no warning) when undefined.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels (or targets).
+    y_pred : array-like of shape (n_samples,)
+        Predicted labels (or values).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative row weights.
+
     Examples
     --------
     tp = tn = 2, fp = fn = 1: (4 − 1) / √(3·3·3·3) = 1/3:
@@ -269,6 +341,15 @@ def hamming_loss(
     """Share of wrong labels: wrong samples / n for 1-D labels, wrong cells / (n × L) for multilabel.
 
     As :func:`sklearn.metrics.hamming_loss`.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels (or targets).
+    y_pred : array-like of shape (n_samples,)
+        Predicted labels (or values).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative row weights.
 
     Examples
     --------

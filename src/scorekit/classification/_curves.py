@@ -221,6 +221,21 @@ def precision_recall_curve(
     ``(precision=1, recall=0)`` without threshold is appended. Without any
     positive, recall is 1 everywhere (``UndefinedMetricWarning``).
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels (or targets).
+    y_score : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Scores: higher means more likely positive.
+    pos_label : label, default=None
+        The positive class (needed unless the labels are 0/1, -1/1 or bool).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative row weights.
+    drop_intermediate : bool, default=False
+        Drop the points that do not change the curve's shape.
+    nan_policy : {"raise", "omit"}, default="raise"
+        What NaN or infinite inputs do: raise, or drop those rows (saying how many).
+
     Examples
     --------
     >>> p, r, t = precision_recall_curve([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
@@ -258,6 +273,27 @@ def roc_auc(
     ``y_score``. Beyond scikit-learn, ``pos_label`` names the positive class of
     a binary problem (required unless labels are {0, 1}, {-1, 1} or bool).
     One class present: ``nan`` and ``UndefinedMetricWarning``.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels (or targets).
+    y_score : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Scores: higher means more likely positive.
+    average : {"binary", "micro", "macro", "weighted", "samples"} or None
+        How per-class values are combined (None: one value per class).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative row weights.
+    max_fpr : float, default=None
+        Standardised partial AUC up to this false positive rate (McClish).
+    multi_class : {"raise", "ovr", "ovo"}, default="raise"
+        One-vs-rest or one-vs-one averaging of a multiclass problem.
+    labels : array-like, default=None
+        The classes to use, in this order (default: every class seen).
+    pos_label : label, default=None
+        The positive class (needed unless the labels are 0/1, -1/1 or bool).
+    nan_policy : {"raise", "omit"}, default="raise"
+        What NaN or infinite inputs do: raise, or drop those rows (saying how many).
 
     Examples
     --------
@@ -380,6 +416,21 @@ def average_precision(
     1-D multiclass ``y_true`` binarised over its classes (``y_score`` of shape
     (n, n_classes)). No positive: 0 with ``UndefinedMetricWarning``.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels (or targets).
+    y_score : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Scores: higher means more likely positive.
+    average : {"binary", "micro", "macro", "weighted", "samples"} or None
+        How per-class values are combined (None: one value per class).
+    pos_label : label, default=None
+        The positive class (needed unless the labels are 0/1, -1/1 or bool).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative row weights.
+    nan_policy : {"raise", "omit"}, default="raise"
+        What NaN or infinite inputs do: raise, or drop those rows (saying how many).
+
     Examples
     --------
     Ranked 0.8 (pos), 0.4 (neg), 0.35 (pos), 0.1: AP = ½·1 + ½·⅔ = 0.8333...
@@ -445,6 +496,19 @@ def pr_auc(
     (final point ``(recall 0, precision 1)`` included); more optimistic than
     :func:`average_precision`, which is the step-wise sum.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels (or targets).
+    y_score : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Scores: higher means more likely positive.
+    pos_label : label, default=None
+        The positive class (needed unless the labels are 0/1, -1/1 or bool).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative row weights.
+    nan_policy : {"raise", "omit"}, default="raise"
+        What NaN or infinite inputs do: raise, or drop those rows (saying how many).
+
     Examples
     --------
     Points (recall, precision): (0, 1), (.5, 1), (.5, .5), (1, 2/3), (1, .5);
@@ -471,6 +535,19 @@ def gini(
     Ties count one half, as in :func:`roc_auc`; one class present: ``nan``
     with ``UndefinedMetricWarning``.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels (or targets).
+    y_score : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Scores: higher means more likely positive.
+    pos_label : label, default=None
+        The positive class (needed unless the labels are 0/1, -1/1 or bool).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative row weights.
+    nan_policy : {"raise", "omit"}, default="raise"
+        What NaN or infinite inputs do: raise, or drop those rows (saying how many).
+
     Examples
     --------
     >>> gini([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])  # AUC 0.75
@@ -494,6 +571,19 @@ def rank_loss(
               w_i w_j \big([s_i < s_j] + \tfrac12 [s_i = s_j]\big)
 
     Counted from the sorted curve, not as ``1 - roc_auc``.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels (or targets).
+    y_score : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Scores: higher means more likely positive.
+    pos_label : label, default=None
+        The positive class (needed unless the labels are 0/1, -1/1 or bool).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative row weights.
+    nan_policy : {"raise", "omit"}, default="raise"
+        What NaN or infinite inputs do: raise, or drop those rows (saying how many).
 
     Examples
     --------
@@ -520,6 +610,19 @@ def ks_statistic(
     sided two-sample KS statistic of the negatives' against the positives'
     scores, ``scipy.stats.ks_2samp(neg, pos, alternative="greater")``); at
     least 0, as the point (0, 0) counts. One class present: ``nan`` with a warning.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels (or targets).
+    y_score : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Scores: higher means more likely positive.
+    pos_label : label, default=None
+        The positive class (needed unless the labels are 0/1, -1/1 or bool).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative row weights.
+    nan_policy : {"raise", "omit"}, default="raise"
+        What NaN or infinite inputs do: raise, or drop those rows (saying how many).
 
     Examples
     --------
@@ -549,6 +652,19 @@ def break_even_point(
     interpolation of precision and recall between the two bracketing points).
     Without ties this is the precision at rank R (R-precision). No positive:
     ``nan`` with ``UndefinedMetricWarning``.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels (or targets).
+    y_score : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Scores: higher means more likely positive.
+    pos_label : label, default=None
+        The positive class (needed unless the labels are 0/1, -1/1 or bool).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative row weights.
+    nan_policy : {"raise", "omit"}, default="raise"
+        What NaN or infinite inputs do: raise, or drop those rows (saying how many).
 
     Examples
     --------

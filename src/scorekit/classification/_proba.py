@@ -310,6 +310,21 @@ def log_loss(
     of 2⁻⁵⁷ and the integers are summed exactly (error < 7e-18), so
     ``stream.BinaryCurve.log_loss`` gives the same bits for any chunking.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels (or targets).
+    y_prob : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Predicted probabilities.
+    normalize : bool or str
+        See above.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative row weights.
+    labels : array-like, default=None
+        The classes to use, in this order (default: every class seen).
+    nan_policy : {"raise", "omit"}, default="raise"
+        What NaN or infinite inputs do: raise, or drop those rows (saying how many).
+
     Examples
     --------
     −(log .9 + log .8) / 2 = 0.1643:
@@ -353,6 +368,23 @@ def brier_score(
     ``scale_by_half`` is True (``"auto"``: fewer than 3 columns), so the binary
     score is the classic mean of (y − p)².
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels (or targets).
+    y_prob : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Predicted probabilities.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative row weights.
+    pos_label : label, default=None
+        The positive class (needed unless the labels are 0/1, -1/1 or bool).
+    labels : array-like, default=None
+        The classes to use, in this order (default: every class seen).
+    scale_by_half : bool or "auto", default="auto"
+        Halve the multiclass score so it lies in [0, 1], as scikit-learn.
+    nan_policy : {"raise", "omit"}, default="raise"
+        What NaN or infinite inputs do: raise, or drop those rows (saying how many).
+
     Examples
     --------
     ((1 − .9)² + (0 − .2)²) / 2 = 0.025:
@@ -393,6 +425,19 @@ def hinge_loss(
     Binary (1-D ``pred_decision``): m = y·d with the larger class +1, the other
     −1 (a single class in ``y_true`` counts as −1 without ``labels=``, as in
     scikit-learn). Multiclass (one column per sorted class): m = d_{y} − max_{k≠y} d_k.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels (or targets).
+    pred_decision : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Decision values (margins).
+    labels : array-like, default=None
+        The classes to use, in this order (default: every class seen).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative row weights.
+    nan_policy : {"raise", "omit"}, default="raise"
+        What NaN or infinite inputs do: raise, or drop those rows (saying how many).
 
     Examples
     --------
@@ -442,6 +487,23 @@ def top_k_accuracy(
     Binary 1-D scores with k = 1 predict the positive class when the score
     exceeds 0.5 (probabilities) or 0 (decision values). ``k`` >= the number of
     classes scores 1 and warns (``UndefinedMetricWarning``), as scikit-learn.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels (or targets).
+    y_score : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Scores: higher means more likely positive.
+    k : int, default=2
+        How many of the best-scored classes count.
+    normalize : bool or str
+        See above.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative row weights.
+    labels : array-like, default=None
+        The classes to use, in this order (default: every class seen).
+    nan_policy : {"raise", "omit"}, default="raise"
+        What NaN or infinite inputs do: raise, or drop those rows (saying how many).
 
     Examples
     --------

@@ -120,6 +120,23 @@ def threshold_table(
     ``precision = tp/(tp+fp)``, ``f1 = 2tp/(2tp+fp+fn)``; 0/0 gives
     ``zero_division`` (``nan`` by default, no warning).
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels (or targets).
+    y_score : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Scores: higher means more likely positive.
+    thresholds : array-like, default=None
+        The thresholds (default: every distinct score).
+    pos_label : label, default=None
+        The positive class (needed unless the labels are 0/1, -1/1 or bool).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative row weights.
+    zero_division : "warn", 0.0, 1.0 or nan, default="warn"
+        The value where a denominator is 0 ("warn": 0.0 with a warning).
+    nan_policy : {"raise", "omit"}, default="raise"
+        What NaN or infinite inputs do: raise, or drop those rows (saying how many).
+
     Examples
     --------
     >>> t = threshold_table([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], [0.5, 0.3])

@@ -337,6 +337,15 @@ def normalized_mutual_info(
     "min" or "max". 1.0 when both labelings have one cluster; 0.0 when the
     mutual information is 0; as ``normalized_mutual_info_score``.
 
+    Parameters
+    ----------
+    labels_true : array-like of shape (n_samples,)
+        The true classes (any hashable labels).
+    labels_pred : array-like of shape (n_samples,)
+        The cluster labels (any hashable labels).
+    average_method : {"arithmetic", "geometric", "min", "max"}, default="arithmetic"
+        The mean of the two entropies used as the normaliser.
+
     Examples
     --------
     >>> normalized_mutual_info([0, 0, 1, 1], ["x", "x", "y", "y"])
@@ -365,6 +374,15 @@ def adjusted_mutual_info(
     ``nan``, where scikit-learn divides rounding noise by machine epsilon.
     The expectation skips hypergeometric tail terms whose total is below 1e-17 nats.
 
+    Parameters
+    ----------
+    labels_true : array-like of shape (n_samples,)
+        The true classes (any hashable labels).
+    labels_pred : array-like of shape (n_samples,)
+        The cluster labels (any hashable labels).
+    average_method : {"arithmetic", "geometric", "min", "max"}, default="arithmetic"
+        The mean of the two entropies used as the normaliser.
+
     Examples
     --------
     >>> adjusted_mutual_info([0, 0, 1, 1], [1, 1, 0, 0])
@@ -390,6 +408,15 @@ def homogeneity_completeness_v_measure(
     clusters; a zero entropy gives 1.0 and ``h + c = 0`` gives ``v = 0``, as
     scikit-learn. Unlike scikit-learn, empty input raises instead of giving 1.0.
 
+    Parameters
+    ----------
+    labels_true : array-like of shape (n_samples,)
+        The true classes (any hashable labels).
+    labels_pred : array-like of shape (n_samples,)
+        The cluster labels (any hashable labels).
+    beta : float, default=1.0
+        Weight of recall against precision.
+
     Examples
     --------
     Splitting each class in two keeps every cluster pure but halves completeness:
@@ -404,6 +431,13 @@ def homogeneity_completeness_v_measure(
 def homogeneity(labels_true: ArrayLike, labels_pred: ArrayLike) -> float:
     """Homogeneity: each cluster holds members of a single class; see :func:`homogeneity_completeness_v_measure`.
 
+    Parameters
+    ----------
+    labels_true : array-like of shape (n_samples,)
+        The true classes (any hashable labels).
+    labels_pred : array-like of shape (n_samples,)
+        The cluster labels (any hashable labels).
+
     Examples
     --------
     >>> round(homogeneity([0, 0, 1, 1], [0, 1, 2, 3]), 4)
@@ -414,6 +448,13 @@ def homogeneity(labels_true: ArrayLike, labels_pred: ArrayLike) -> float:
 
 def completeness(labels_true: ArrayLike, labels_pred: ArrayLike) -> float:
     """Completeness: each class lies in a single cluster; see :func:`homogeneity_completeness_v_measure`.
+
+    Parameters
+    ----------
+    labels_true : array-like of shape (n_samples,)
+        The true classes (any hashable labels).
+    labels_pred : array-like of shape (n_samples,)
+        The cluster labels (any hashable labels).
 
     Examples
     --------
@@ -427,6 +468,15 @@ def v_measure(labels_true: ArrayLike, labels_pred: ArrayLike, *, beta: float = 1
     """V-measure, the weighted harmonic mean of homogeneity and completeness (= NMI arithmetic at beta=1).
 
     See :func:`homogeneity_completeness_v_measure`.
+
+    Parameters
+    ----------
+    labels_true : array-like of shape (n_samples,)
+        The true classes (any hashable labels).
+    labels_pred : array-like of shape (n_samples,)
+        The cluster labels (any hashable labels).
+    beta : float, default=1.0
+        Weight of recall against precision.
 
     Examples
     --------

@@ -91,6 +91,15 @@ def kendall_tau(a: ArrayLike, b: ArrayLike, *, nan_policy: str = "raise") -> flo
     merge-sort implementation (Knight 1966) does the counting.
     Undefined (nan with :class:`UndefinedMetricWarning`) when a or b is constant.
 
+    Parameters
+    ----------
+    a : array-like of shape (n,)
+        The first vector.
+    b : array-like of shape (n,)
+        The second vector.
+    nan_policy : {"raise", "omit"}, default="raise"
+        What NaN or infinite inputs do: raise, or drop those rows (saying how many).
+
     Examples
     --------
     (1, 2, 3, 4) against (1, 3, 2, 4): 5 of 6 pairs agree, 1 disagrees: (5 − 1)/6:
@@ -112,6 +121,15 @@ def spearman(a: ArrayLike, b: ArrayLike, *, nan_policy: str = "raise") -> float:
     The Pearson correlation of the average ranks (ties get the mean of their
     ranks). Undefined (nan with :class:`UndefinedMetricWarning`) when a or b is
     constant.
+
+    Parameters
+    ----------
+    a : array-like of shape (n,)
+        The first vector.
+    b : array-like of shape (n,)
+        The second vector.
+    nan_policy : {"raise", "omit"}, default="raise"
+        What NaN or infinite inputs do: raise, or drop those rows (saying how many).
 
     Examples
     --------
@@ -150,6 +168,17 @@ def rank_correlation(
     arrays of positions u < v and returning their weights. Weighted RC costs
     O(n²), evaluated in row blocks. Weights must be finite and not negative;
     all-zero weights (or n < 2) give nan with :class:`UndefinedMetricWarning`.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels (or targets).
+    y_score : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Scores: higher means more likely positive.
+    weights : str or array-like, default=None
+        See above.
+    nan_policy : {"raise", "omit"}, default="raise"
+        What NaN or infinite inputs do: raise, or drop those rows (saying how many).
 
     Examples
     --------

@@ -267,6 +267,43 @@ def evaluate(
     (``options=``); keyword arguments given as well override its fields.
     Defaults: ``rel_level=1``, ``max_docs=None`` (all), the flags off.
 
+    Parameters
+    ----------
+    qrels : Qrels
+        The relevance judgments.
+    run : Run
+        The ranked documents with their scores.
+    measures : str or sequence of str
+        Measure names (trec_eval, ir_measures or ranx syntax).
+    options : EvalOptions, default=None
+        All the options at once; keyword arguments given as well override its fields.
+    rel_level : int, default=1
+        A document judged >= rel_level is relevant (trec_eval ``-l``).
+    all_queries : bool, default=False
+        Score qrels queries the run misses as 0 (trec_eval ``-c``).
+    max_docs : int, default=None
+        Keep the first N documents of each query (trec_eval ``-M``).
+    judged_only : bool, default=False
+        Drop unjudged documents after ranking (trec_eval ``-J``).
+    gain : {"linear", "exponential", "binary"} or mapping, default=None
+        nDCG's gain.
+    per_query : bool, default=False
+        ``to_trec_eval()`` prints each query (``-q``).
+    ties : str, default=None
+        Order of tied documents (see ``docs/why-tools-disagree.md``).
+    ap_denominator : str, default=None
+        What AP@k divides by.
+    missing_queries : str, default=None
+        Qrels queries the run misses: ignore, zero or error.
+    ndcg_ideal : str, default=None
+        nDCG's ideal ranking: judged documents or the run's candidates.
+    compat : str, default=None
+        A tool's conventions at once (trec_eval, sklearn, ranx, ...).
+    num_docs : int, default=None
+        Documents in the collection (trec_eval ``-N``).
+    iprec_rule : str, default=None
+        Interpolated precision's rule (trec_eval10, trec_eval9, textbook).
+
     Examples
     --------
     >>> def show(qrels, run, m, **kw):

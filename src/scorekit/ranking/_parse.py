@@ -194,6 +194,12 @@ def parse_measure(text: str) -> tuple[Measure, ...]:
     ['P_3', 'P_5', 'P_7']
     >>> parse_measure("nDCG@10") == parse_measure("ndcg_cut_10")
     True
+
+    Parameters
+    ----------
+    text : str
+        A measure name (trec_eval, ir_measures or ranx syntax).
+
     """
     if not isinstance(text, str):
         raise UnknownMeasureError(f"measure names must be strings, got {type(text).__name__}")

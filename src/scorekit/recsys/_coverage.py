@@ -116,6 +116,15 @@ def coverage_ratio(retrieved: ArrayLike, relevant: ArrayLike, known: ArrayLike) 
     Baeza-Yates & Ribeiro-Neto, *Modern Information Retrieval*, §3.2.2). Each
     argument is a set: duplicates count once.
 
+    Parameters
+    ----------
+    retrieved : set or array-like
+        Items retrieved (recommended).
+    relevant : set or array-like
+        Relevant items.
+    known : set or array-like
+        Items the user already knew.
+
     Returns
     -------
     float
@@ -143,6 +152,15 @@ def novelty_ratio(retrieved: ArrayLike, relevant: ArrayLike, known: ArrayLike) -
     with A the retrieved (recommended) items, R the relevant ones and K the
     items the user already knows (Baeza-Yates & Ribeiro-Neto, §3.2.2). Each
     argument is a set: duplicates count once.
+
+    Parameters
+    ----------
+    retrieved : set or array-like
+        Items retrieved (recommended).
+    relevant : set or array-like
+        Relevant items.
+    known : set or array-like
+        Items the user already knew.
 
     Returns
     -------

@@ -97,6 +97,19 @@ def d2_absolute_error(
 
     :func:`d2_pinball` with ``alpha=0.5``.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels (or targets).
+    y_pred : array-like of shape (n_samples,)
+        Predicted labels (or values).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative row weights.
+    multioutput : {"raw_values", "uniform_average", "variance_weighted"} or array-like
+        How the outputs of a 2-D target are combined.
+    nan_policy : {"raise", "omit"}, default="raise"
+        What NaN or infinite inputs do: raise, or drop those rows (saying how many).
+
     Examples
     --------
     >>> d2_absolute_error([1.0, 2.0, 3.0, 4.0], [0.5, 1.5, 2.5, 3.5])

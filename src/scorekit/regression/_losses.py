@@ -213,6 +213,19 @@ def rmsle(
     The root is taken per output, then averaged (as scikit-learn). Parameters
     are those of :func:`msle`.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels (or targets).
+    y_pred : array-like of shape (n_samples,)
+        Predicted labels (or values).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative row weights.
+    multioutput : {"raw_values", "uniform_average", "variance_weighted"} or array-like
+        How the outputs of a 2-D target are combined.
+    nan_policy : {"raise", "omit"}, default="raise"
+        What NaN or infinite inputs do: raise, or drop those rows (saying how many).
+
     Examples
     --------
     >>> rmsle([0.0, 0.0], [np.e - 1, np.e - 1])
@@ -274,6 +287,17 @@ def mean_poisson_deviance(
 
     ``y_true >= 0`` and ``y_pred > 0``.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels (or targets).
+    y_pred : array-like of shape (n_samples,)
+        Predicted labels (or values).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative row weights.
+    nan_policy : {"raise", "omit"}, default="raise"
+        What NaN or infinite inputs do: raise, or drop those rows (saying how many).
+
     Examples
     --------
     y = 0, ŷ = 3 gives 2·3:
@@ -298,6 +322,17 @@ def mean_gamma_deviance(
     .. math:: \frac{1}{\sum w}\sum_i w_i\, 2\big(\ln(\hat y_i / y_i) + y_i/\hat y_i - 1\big)
 
     ``y_true > 0`` and ``y_pred > 0``.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels (or targets).
+    y_pred : array-like of shape (n_samples,)
+        Predicted labels (or values).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative row weights.
+    nan_policy : {"raise", "omit"}, default="raise"
+        What NaN or infinite inputs do: raise, or drop those rows (saying how many).
 
     Examples
     --------

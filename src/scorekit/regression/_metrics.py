@@ -82,7 +82,20 @@ def mse(
 
     .. math:: \mathrm{MSE} = \frac{\sum_i w_i (y_i - \hat y_i)^2}{\sum_i w_i}
 
-    Parameters are those of :func:`mae`.
+    Parameters and conventions are :func:`mae`'s.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels (or targets).
+    y_pred : array-like of shape (n_samples,)
+        Predicted labels (or values).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative row weights.
+    multioutput : {"raw_values", "uniform_average", "variance_weighted"} or array-like
+        How the outputs of a 2-D target are combined.
+    nan_policy : {"raise", "omit"}, default="raise"
+        What NaN or infinite inputs do: raise, or drop those rows (saying how many).
 
     Examples
     --------
@@ -109,7 +122,20 @@ def rmse(
     .. math:: \mathrm{RMSE} = \sqrt{\mathrm{MSE}}
 
     With several outputs the root is taken per output, then the roots are
-    averaged (scikit-learn's convention). Parameters are those of :func:`mae`.
+    averaged (scikit-learn's convention). Parameters and conventions are :func:`mae`'s.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels (or targets).
+    y_pred : array-like of shape (n_samples,)
+        Predicted labels (or values).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative row weights.
+    multioutput : {"raw_values", "uniform_average", "variance_weighted"} or array-like
+        How the outputs of a 2-D target are combined.
+    nan_policy : {"raise", "omit"}, default="raise"
+        What NaN or infinite inputs do: raise, or drop those rows (saying how many).
 
     Examples
     --------
@@ -138,7 +164,20 @@ def mape(
 
     A fraction, not a percentage (0.25 is 25 %). ε is the float64 machine
     epsilon, so ``y_true == 0`` gives a huge but finite term, as in
-    scikit-learn. Parameters are those of :func:`mae`.
+    scikit-learn. Parameters and conventions are :func:`mae`'s.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels (or targets).
+    y_pred : array-like of shape (n_samples,)
+        Predicted labels (or values).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative row weights.
+    multioutput : {"raw_values", "uniform_average", "variance_weighted"} or array-like
+        How the outputs of a 2-D target are combined.
+    nan_policy : {"raise", "omit"}, default="raise"
+        What NaN or infinite inputs do: raise, or drop those rows (saying how many).
 
     Examples
     --------

@@ -79,6 +79,23 @@ def bootstrap_ci(
     of resamples is a ``bincount`` of row multiplicities per distinct score.
     Other inputs (multiclass, ``max_fpr``, ...) call ``scorekit.roc_auc`` per resample.
 
+    Parameters
+    ----------
+    metric : str or callable, default="euclidean"
+        The distance (SciPy / scikit-learn metric names, or "precomputed").
+    *arrays : array-like
+        The data arguments of the metric, resampled jointly by row.
+    n_resamples : int
+        Resamples of the randomization or bootstrap test.
+    confidence : float, default=0.95
+        Level of the interval.
+    seed : int or numpy Generator, default=0
+        Seed of the resampling.
+    method : {"percentile", "bca"}, default="percentile"
+        How the interval is read off the resamples.
+    **metric_kwargs
+        Passed to the metric.
+
     Examples
     --------
     The mean of a constant column is the same on every resample:

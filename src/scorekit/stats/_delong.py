@@ -127,6 +127,21 @@ def delong_test(
     A zero standard error gives z = 0 (equal AUCs) or ±inf; fewer than two
     positives or negatives warn and give nan statistics.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels (or targets).
+    score_a : array-like of shape (n_samples,)
+        Scores of the first model.
+    score_b : array-like of shape (n_samples,)
+        Scores of the second model.
+    alpha : float
+        See the formula above.
+    pos_label : label, default=None
+        The positive class (needed unless the labels are 0/1, -1/1 or bool).
+    nan_policy : {"raise", "omit"}, default="raise"
+        What NaN or infinite inputs do: raise, or drop those rows (saying how many).
+
     Examples
     --------
     Positives score (0.9, 0.6) and (0.8, 0.7); negatives (0.5, 0.8) and (0.1, 0.2).

@@ -105,6 +105,23 @@ def paired_test(
     Intervals are t-intervals except for ``"bootstrap"``. When every difference
     is 0 the result is statistic 0 and p 1 (scipy returns nan for t).
 
+    Parameters
+    ----------
+    a : array-like of shape (n,)
+        The first vector.
+    b : array-like of shape (n,)
+        The second vector.
+    test : {"t", "randomization", "bootstrap", "wilcoxon", "sign"}, default="t"
+        The paired test on per-query values.
+    n_resamples : int
+        Resamples of the randomization or bootstrap test.
+    seed : int or numpy Generator, default=0
+        Seed of the resampling.
+    alpha : float
+        See the formula above.
+    nan_policy : {"raise", "omit"}, default="raise"
+        What NaN or infinite inputs do: raise, or drop those rows (saying how many).
+
     Examples
     --------
     Differences 1, 2, 3: mean 2, sd 1, t = 2/(1/√3) = 2√3:
