@@ -9,7 +9,16 @@ import pytest
 
 import scorekit
 
-FAMILIES = ["classification", "regression", "clustering", "fusion", "ranking", "recsys", "stats", "stream"]
+FAMILIES = [
+    "classification",
+    "regression",
+    "clustering",
+    "fusion",
+    "ranking",
+    "recsys",
+    "stats",
+    "stream",
+]
 
 
 @pytest.mark.parametrize("module", ["scorekit", *(f"scorekit.{f}" for f in FAMILIES)])

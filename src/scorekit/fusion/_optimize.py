@@ -65,7 +65,7 @@ def _decimals(step: float) -> int:
 def weight_grid(step: float, n_runs: int) -> list[tuple[float, ...]]:
     """Ranx's grid: weights 0, step, ..., 1 (rounded) whose float sum is exactly 1.0."""
     d = _decimals(step)
-    values = [round(float(x), d) for x in np.arange(0, 1 + step, step)]
+    values = [float(round(x, d)) for x in np.arange(0, 1 + step, step)]
     return [seq for seq in product(*[values] * n_runs) if sum(seq) == 1.0]
 
 
@@ -78,7 +78,7 @@ def _value_grid(spec: dict[str, float], kw: dict[str, Any], name: str) -> list[A
     if name == "k":
         return list(range(int(lo), int(hi) + 1, int(step)))
     d = _decimals(step)
-    return [round(float(x), d) for x in np.arange(lo, hi + step, step)]
+    return [float(round(x, d)) for x in np.arange(lo, hi + step, step)]
 
 
 def optimize_fusion(
@@ -130,6 +130,7 @@ def optimize_fusion(
     """
     run_list = _check_runs(runs)
     m = resolve_method(method)
+    measure = ranx_metric(metric)
     base = prepare(run_list, resolve_norm(norm))
     kw = dict(grid)
     if m.name in _TRAIN_ONLY:
@@ -166,7 +167,7 @@ def optimize_fusion(
             p["probs"] = probs
         p = _check_params(m, p, len(run_list))
         fused = finish(base, m, w, p, m.name)
-        score = float(evaluate(qrels, fused, [metric], **_RANX_EVAL).mean()[metric])
+        score = next(iter(evaluate(qrels, fused, [measure], **_RANX_EVAL).mean().values()))
         tried[label] = score
         if score >= best_score:
             best_score = score
@@ -174,7 +175,20 @@ def optimize_fusion(
     return FusionOptimization(m.name, metric, best, best_score, tried)
 
 
-_RANX_EVAL: dict[str, Any] = {"all_queries": True, "gain": None}
+_RANX_EVAL: dict[str, Any] = {"all_queries": True}
+_RANX_NAMES = {"map": "AP", "mrr": "RR", "precision": "P", "recall": "R", "r-precision": "Rprec"}
+
+
+def ranx_metric(metric: str) -> str:
+    """Scorekit's name of a ranx metric (``map@100`` -> ``AP@100``, ``mrr`` -> ``RR``).
+
+    >>> ranx_metric("map@100"), ranx_metric("ndcg@10"), ranx_metric("nDCG@10")
+    ('AP@100', 'ndcg@10', 'nDCG@10')
+    """
+    if not isinstance(metric, str):
+        raise ParameterError(f"metric must be a measure name, got {type(metric).__name__}")
+    name, at, cut = metric.partition("@")
+    return _RANX_NAMES.get(name.lower(), name) + at + cut
 
 
 def _best(m: MethodDef, setting: dict[str, Any], p: dict[str, Any]) -> dict[str, Any]:
