@@ -19,7 +19,8 @@ def test_rrf_worked_example_cormack_2009():
     # d1: 1/61 + 1/62 = 123/3782; d3: 1/63 + 1/61 = 124/3843; d2: 1/62
     assert fused == {"d1": 1 / 61 + 1 / 62, "d3": 1 / 63 + 1 / 61, "d2": 1 / 62}
     assert list(fused) == ["d1", "d3", "d2"]  # 0.03252 > 0.03227 > 0.01613
-    assert abs(fused["d1"] - 123 / 3782) < 1e-15 and abs(fused["d3"] - 124 / 3843) < 1e-15
+    assert abs(fused["d1"] - 123 / 3782) < 1e-15
+    assert abs(fused["d3"] - 124 / 3843) < 1e-15
 
 
 def test_combmnz_by_hand_and_aliases():
@@ -172,7 +173,7 @@ def test_optimize_fusion_matches_ranx(method, grid, metric):
 
 
 def test_optimize_fusion_trained_and_errors():
-    qids, qrels, runs = _data(2)
+    _qids, qrels, runs = _data(2)
     q = sk.Qrels.from_dict(qrels)
     ours = [sk.Run.from_dict(r) for r in runs]
     trained = sk.optimize_fusion(q, ours, method="segfuse")

@@ -23,6 +23,7 @@ from .._catalog import FAMILIES
 from .._errors import ParameterError, ScorekitError
 from ._flags import in_flags
 from ._format import OUTPUT_FORMATS, safe_text
+from ._fuse import add_fuse_parser
 from ._io import FORMATS
 
 __all__ = ["build_parser", "run"]
@@ -307,6 +308,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--pos-label", metavar="LABEL", help="the positive label (unless labels are 0/1)"
     )
     _input_format(p, tables)
+    add_fuse_parser(sub)
     return parser
 
 
