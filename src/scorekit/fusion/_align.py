@@ -96,50 +96,56 @@ class Aligned:
 
 
 def _group_sort(st: Stacked) -> tuple[IntArray, BoolArray]:
-    """Rows sorted so equal (query, document) are adjacent; True where a new pair starts."""
+    """Rows sorted by query, equal (query, document) adjacent; True where a new pair starts.
+
+    One sort of 64-bit keys: the query code in the high bits, a hash of the
+    document in the middle, the row number in the low bits. Equal middle bits
+    are then checked on the id words, and blocks where two documents share a
+    hash are re-sorted exactly (a small subset).
+    """
     n = st.query.size
     bits = max(1, int(n - 1).bit_length())
-    mask = np.uint64((1 << bits) - 1)
-    key = hash_ids(st.doc, st.query)
-    np.bitwise_and(key, ~mask, out=key)
+    qbits = max(1, int(st.queries.size - 1).bit_length())
+    if bits + qbits > 48:  # too little room for the hash: fall back to an exact sort
+        return _exact_sort(st)
+    row_mask = np.uint64((1 << bits) - 1)
+    key = hash_ids(st.doc)
+    np.right_shift(key, np.uint64(qbits), out=key)
+    np.bitwise_and(key, ~row_mask, out=key)
+    np.bitwise_or(key, st.query.astype(np.uint64) << np.uint64(64 - qbits), out=key)
     np.bitwise_or(key, np.arange(n, dtype=np.uint64), out=key)
     key.sort()
-    row = (key & mask).astype(np.int64)
-    high = key >> np.uint64(bits)
-    w = words(st.doc)
-    same_hash = high[1:] == high[:-1]
-    same = same_hash & _same_pair(st, w, row)
+    row = (key & row_mask).astype(np.int64)
+    np.right_shift(key, np.uint64(bits), out=key)
+    same_hash = key[1:] == key[:-1]  # same query and same document hash
+    ws = words(st.doc)[row]
+    same = same_hash & (ws[1:] == ws[:-1]).all(axis=1)
     bad = same_hash & ~same
     if bad.any():  # a hash shared by different documents: sort those blocks exactly
         block = np.cumsum(np.r_[True, ~same_hash]) - 1
-        bad_blocks = np.unique(block[1:][bad])
-        sel = np.flatnonzero(np.isin(block, bad_blocks))
+        sel = np.flatnonzero(np.isin(block, np.unique(block[1:][bad])))
         ow = order_words(st.doc[row[sel]])
-        keys = [ow[:, j] for j in range(ow.shape[1] - 1, -1, -1)]
-        sub = np.lexsort([*keys, st.query[row[sel]], block[sel]])
+        sub = np.lexsort([*(ow[:, j] for j in range(ow.shape[1] - 1, -1, -1)), block[sel]])
         row[sel] = row[sel][sub]
-        same = same_hash & _same_pair(st, w, row)
+        ws = words(st.doc)[row]
+        same = same_hash & (ws[1:] == ws[:-1]).all(axis=1)
     return row, np.r_[True, ~same]
 
 
-def _same_pair(st: Stacked, w: AnyArray, row: IntArray) -> BoolArray:
-    a, b = row[:-1], row[1:]
-    out: BoolArray = (st.query[a] == st.query[b]) & (w[a] == w[b]).all(axis=1)
-    return out
+def _exact_sort(st: Stacked) -> tuple[IntArray, BoolArray]:
+    ow = order_words(st.doc)
+    row = np.lexsort([*(ow[:, j] for j in range(ow.shape[1] - 1, -1, -1)), st.query])
+    q, ws = st.query[row], ow[row]
+    same = (q[1:] == q[:-1]) & (ws[1:] == ws[:-1]).all(axis=1)
+    return row, np.r_[True, ~same]
 
 
 def align(st: Stacked, n_runs: int) -> Aligned:
     """Group the stacked rows by (query, document); groups ordered by query code."""
     row, new = _group_sort(st)
-    gid_sorted = np.cumsum(new) - 1
-    first = row[new]
-    # order the groups by query (a stable radix-friendly argsort of small ints)
-    by_query = np.argsort(st.query[first], kind="stable")
-    rank_of = np.empty(by_query.size, np.int64)
-    rank_of[by_query] = np.arange(by_query.size)
     group = np.empty(row.size, np.int64)
-    group[row] = rank_of[gid_sorted]
-    first = first[by_query]
+    group[row] = np.cumsum(new) - 1
+    first = row[new]
     gq = st.query[first]
     n_groups = first.size
     present = np.zeros((n_groups, n_runs), bool)
