@@ -8,8 +8,8 @@ decimals (some ties). 20 judgments per query, grades 0-2.
 
 Timed: RRF (k=60, no normalisation) and CombMNZ with min-max normalisation,
 from prepared runs to the fused run; then the fused RRF run evaluated
-(nDCG@10, AP, RR, P@10) by ``scorekit.evaluate`` and ``ranx.evaluate``, and
-the whole pipeline (fuse + evaluate). The ranx runs are built from the same
+(nDCG@10, AP, RR, P@10) by ``scorekit.evaluate`` and ``ranx.evaluate`` (fuse +
+evaluate is the pipeline a user runs). The ranx runs are built from the same
 arrays without Python dicts (ranx's bulk constructor). Develop with
 ``--queries 500``; the machine is shared.
 """
@@ -123,13 +123,6 @@ def main() -> None:
         "evaluate fused RRF run",
         lambda: evaluate(qrels, fused, MEASURES).mean()["nDCG@10"],
         ref(lambda: ranx.evaluate(r_qrels, r_fused, RANX)["ndcg@10"]),
-        "ranx",
-        repeat=args.repeat,
-    )
-    compare(
-        "RRF fuse + evaluate",
-        lambda: evaluate(qrels, fuse(runs, method="rrf", norm=None), MEASURES).mean()["nDCG@10"],
-        ref(lambda: ranx.evaluate(r_qrels, ranx.fuse(r_runs, norm=None, method="rrf"), RANX)["ndcg@10"]),
         "ranx",
         repeat=args.repeat,
     )
