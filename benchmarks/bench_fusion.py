@@ -24,6 +24,8 @@ from typing import Any
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
+import itertools
+
 from _harness import compare, parser, peak_rss_mib
 from scorekit import Qrels, Run, evaluate, fuse
 
@@ -62,8 +64,8 @@ def ranx_run(q: np.ndarray, d: np.ndarray, s: np.ndarray) -> Any:
     out = ranx.Run()
     out.run = create_and_sort(
         List([str(v) for v in q[starts].tolist()]),
-        List([ids[a:b] for a, b in zip(bounds[:-1], bounds[1:], strict=True)]),
-        List([s[a:b].astype(float) for a, b in zip(bounds[:-1], bounds[1:], strict=True)]),
+        List([ids[a:b] for a, b in itertools.pairwise(bounds)]),
+        List([s[a:b].astype(float) for a, b in itertools.pairwise(bounds)]),
     )
     out.sorted = True
     return out
