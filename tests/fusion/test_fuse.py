@@ -181,5 +181,7 @@ def test_optimize_fusion_trained_and_errors():
     assert fused.to_dict() == sk.fuse(ours, method="segfuse", qrels=q).to_dict()
     with pytest.raises(ParameterError, match="nothing to optimise"):
         sk.optimize_fusion(q, ours, method="sum")
+    with pytest.raises(ParameterError, match=r"qrels must be a scorekit\.Qrels"):
+        sk.optimize_fusion(qrels, ours, method="rrf")
     with pytest.raises(ParameterError, match="no option 'min_kk'"):
         sk.optimize_fusion(q, ours, method="rrf", min_kk=3)

@@ -129,6 +129,8 @@ def optimize_fusion(
     {'weights': (1.0, 0.0)}
     """
     run_list = _check_runs(runs)
+    if not isinstance(qrels, Qrels):
+        raise ParameterError(f"qrels must be a scorekit.Qrels, got {type(qrels).__name__}")
     m = resolve_method(method)
     measure = ranx_metric(metric)
     base = prepare(run_list, resolve_norm(norm))
