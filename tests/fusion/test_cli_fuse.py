@@ -99,3 +99,10 @@ def test_fuse_errors_name_the_flag(files, args, fragments):
 def test_fuse_needs_two_runs(files):
     _, paths = files
     one_line_error(run_cli("fuse", paths[0]), "RUN", "at least 2")
+
+
+def test_fuse_refuses_a_duplicate_document(tmp_path, files):
+    _, paths = files
+    dup = tmp_path / "dup.run"
+    dup.write_text("q1 Q0 d1 1 2.0 t\nq1 Q0 d1 2 1.0 t\n")
+    one_line_error(run_cli("fuse", dup, paths[0]), "dup.run:2", "more than once")

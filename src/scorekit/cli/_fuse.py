@@ -10,7 +10,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from .._errors import ParameterError, ScorekitError
+from .._errors import DuplicateDocumentError, ParameterError, ScorekitError
 from ._io import FORMATS, detect_format, read_ranking
 
 __all__ = ["add_fuse_parser", "fuse_command"]
@@ -124,6 +124,8 @@ def fuse_command(args: argparse.Namespace) -> int:
             qrels=qrels,
             tag=args.tag,
         )
+    except DuplicateDocumentError:
+        raise  # names the file and the lines
     except ScorekitError as exc:
         text = str(exc)
         flag = "--weights" if "weights" in text else "--qrels" if "qrels=" in text else "--param"

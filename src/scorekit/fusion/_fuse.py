@@ -73,6 +73,9 @@ def _check_runs(runs: Any) -> list[Run]:
         )
     if len(runs) < 2:
         raise EmptyInputError(f"runs holds {len(runs)} run(s); fusion needs at least 2")
+    for r in out:  # a run read from a file may list a document twice: fusion refuses it
+        if r._dup_rows is not None:
+            r._check_duplicates(np.arange(r.n_queries), None)
     return out
 
 

@@ -281,11 +281,17 @@ class Run(_QueryTable):
     ) -> Run:
         """``source`` (a file read by from_trec): duplicates raise only when evaluated."""
         queries, code = _query_codes(q, q_len)
-        return cls._from_codes(queries, code, d, s, tag)
+        return cls._from_codes(queries, code, d, s, tag, source)
 
     @classmethod
     def _from_codes(
-        cls, queries: AnyArray, code: IntArray, d: AnyArray, s: FloatArray, tag: str
+        cls,
+        queries: AnyArray,
+        code: IntArray,
+        d: AnyArray,
+        s: FloatArray,
+        tag: str,
+        source: str | None = None,
     ) -> Run:
         """A run from rows already coded: ``queries`` sorted unique ids, ``code`` per row.
 
