@@ -25,5 +25,6 @@ def test_public_function_has_a_parameters_section(name, fn):
     assert doc.strip(), f"{name} has no docstring"
     if params:
         assert "Parameters\n----------" in doc, f"{name} has no Parameters section"
+        section = doc.split("Parameters\n----------", 1)[1]
         for p in params:
-            assert p in doc.split("Parameters\n----------", 1)[1], f"{name}: {p} undocumented"
+            assert p in section, f"{name}: {p} undocumented"

@@ -9,7 +9,16 @@ import pytest
 
 import scorekit
 
-FAMILIES = ["classification", "regression", "clustering", "ranking", "recsys", "stats", "stream"]
+FAMILIES = [
+    "classification",
+    "regression",
+    "clustering",
+    "fusion",
+    "ranking",
+    "recsys",
+    "stats",
+    "stream",
+]
 
 
 @pytest.mark.parametrize("module", ["scorekit", *(f"scorekit.{f}" for f in FAMILIES)])
@@ -21,7 +30,7 @@ def test_all_names_exist(module):
 
 
 @pytest.mark.parametrize(
-    "family", ["classification", "regression", "clustering", "ranking", "recsys"]
+    "family", ["classification", "regression", "clustering", "fusion", "ranking", "recsys"]
 )
 def test_family_functions_are_at_top_level(family):
     mod = getattr(scorekit, family)

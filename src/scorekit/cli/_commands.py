@@ -23,6 +23,7 @@ from .._catalog import FAMILIES
 from .._errors import ParameterError, ScorekitError
 from ._flags import in_flags
 from ._format import OUTPUT_FORMATS, safe_text
+from ._fuse import add_fuse_parser
 from ._io import FORMATS
 
 __all__ = ["build_parser", "run"]
@@ -317,6 +318,8 @@ def build_parser() -> argparse.ArgumentParser:
         [],
     )
     p.add_argument("--format", choices=("table", "json"), default="table", help="output format")
+
+    add_fuse_parser(sub)
     return parser
 
 

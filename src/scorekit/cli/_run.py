@@ -12,6 +12,7 @@ from .._errors import ParameterError
 from ..report import Report, Section
 from ._commands import parse_label, report_path
 from ._format import metrics_json, metrics_json_flat, metrics_rows, render
+from ._fuse import fuse_command
 from ._io import detect_format, read_frame, read_ranking
 from ._progress import Progress
 
@@ -38,6 +39,7 @@ def dispatch(args: argparse.Namespace) -> int:
         "gauc": _gauc,
         "metrics": _metrics,
         "measures": _measures,
+        "fuse": fuse_command,
     }[args.command]
     return command(args)
 

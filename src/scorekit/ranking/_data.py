@@ -281,6 +281,22 @@ class Run(_QueryTable):
     ) -> Run:
         """``source`` (a file read by from_trec): duplicates raise only when evaluated."""
         queries, code = _query_codes(q, q_len)
+        return cls._from_codes(queries, code, d, s, tag, source)
+
+    @classmethod
+    def _from_codes(
+        cls,
+        queries: AnyArray,
+        code: IntArray,
+        d: AnyArray,
+        s: FloatArray,
+        tag: str,
+        source: str | None = None,
+    ) -> Run:
+        """A run from rows already coded: ``queries`` sorted unique ids, ``code`` per row.
+
+        ``d`` must be a padded ``S`` array the run may own (it is reordered in place).
+        """
         order = rank_order(code, s, d)
         code, s, d = apply_order(order, code, s, d, owned=True)
         coded = _Coded(queries, code, d, _starts(code, queries.size))
