@@ -15,12 +15,11 @@ import sys
 import traceback
 import warnings
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any, NoReturn
 
 from .. import __version__
 from .._catalog import FAMILIES
-from .._errors import ParameterError, ScorekitError
+from .._errors import ScorekitError
 from ._flags import in_flags
 from ._format import OUTPUT_FORMATS, safe_text
 from ._fuse import add_fuse_parser
@@ -482,34 +481,3 @@ def _error(text: str) -> None:
         sys.stderr.flush()
     except OSError:
         pass
-
-
-def parse_label(text: str | None, column: Any) -> Any:
-    """``--pos-label`` as a value of the column's type (``"1"`` -> 1 for an int column)."""
-    if text is None:
-        return None
-    kind = getattr(getattr(column, "dtype", None), "kind", "U")
-    try:
-        if kind in "iu":
-            return int(text)
-        if kind == "f":
-            return float(text)
-    except ValueError:
-        raise ParameterError(
-            f"--pos-label {text!r} is not a number, but the label column holds numbers"
-        ) from None
-    if kind == "b":
-        low = text.lower()
-        if low not in ("true", "false", "1", "0"):
-            raise ParameterError(f"--pos-label {text!r}: the label column holds true/false")
-        return low in ("true", "1")
-    return text
-
-
-def report_path(path: str) -> Path:
-    """Check that the report's folder exists before any work is done."""
-    out = Path(path)
-    folder = out.parent if str(out.parent) else Path(".")
-    if not folder.is_dir():
-        raise FileNotFoundError(f"{path}: the folder {folder} does not exist")
-    return out

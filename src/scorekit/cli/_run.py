@@ -10,7 +10,7 @@ from typing import Any
 
 from .._errors import ParameterError
 from ..report import Report, Section
-from ._commands import parse_label, report_path
+from ._args import parse_label, report_path
 from ._format import metrics_json, metrics_json_flat, metrics_rows, render
 from ._fuse import fuse_command
 from ._io import detect_format, read_frame, read_ranking
