@@ -1,6 +1,6 @@
 """Score-based classification metrics: worked examples, the curve kernel, properties, bad input.
 
-References to scikit-learn are in tests/reference/test_sklearn_classification_scores.py;
+References to scikit-learn are in tests/classification/test_sklearn_classification_scores.py;
 here the expected numbers come from the literature or from arithmetic shown in comments,
 and from a brute-force pair count.
 """

@@ -1,7 +1,7 @@
 """Count-based classification metrics: worked examples, kernels, streaming merge, errors.
 
 The comparisons with scikit-learn on random data are in
-tests/reference/test_sklearn_classification_counts.py.
+tests/classification/test_sklearn_classification_counts.py.
 """
 
 from __future__ import annotations
