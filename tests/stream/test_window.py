@@ -173,13 +173,14 @@ def test_decayed_long_stream_stays_finite_and_drops_only_negligible_rows():
     np.testing.assert_allclose(acc.pcoc(), sk.pcoc(y, p, sample_weight=weights), rtol=1e-13)
     assert len(acc._epochs) <= 2
     assert all(np.isfinite(v) for v in acc.counts().values())
-    # per row with a strong decay: only the last ~130 rows matter, no loop over rows
-    # (half_life=1.5, not 1: integral weights above 2**63 hit a bug of the AUC kernel,
-    # one-shot too: roc_auc(y, p, sample_weight=2.0**np.arange(100)) — reported)
-    rows = Decayed(BinaryCurve(), half_life=1.5, per="row").update(y, p)
+    # per row with a strong decay: only the last 64-128 rows are kept, no loop over rows;
+    # the factors are powers of two (integral weights above 2**63 in the AUC kernel)
+    rows = Decayed(BinaryCurve(), half_life=1.0, per="row").update(y, p)
     r_age = np.arange(y.size - 1, -1, -1).astype(float)
-    kept = r_age * (1 / 1.5) < 64  # the rows whose factor is above 2**-64 are kept
-    expected = sk.roc_auc(y[kept], p[kept], sample_weight=(2 ** (-1 / 1.5)) ** r_age[kept])
+    kept = np.arange(y.size) >= rows._epochs[0][0]  # from the oldest inner accumulator's start
+    assert kept[-64:].all()  # factor above 2**-64: kept
+    assert not kept[:-129].any()  # below 2**-128: dropped
+    expected = sk.roc_auc(y[kept], p[kept], sample_weight=0.5 ** r_age[kept])
     np.testing.assert_allclose(rows.roc_auc(), expected, rtol=1e-13)
 
 
