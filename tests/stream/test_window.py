@@ -99,8 +99,10 @@ def test_windowed_keeps_at_most_window_rows():
     for _ in range(50):
         y, s, _ = _data(rng, 300)
         win.update(y, s)
-        held = sum(chunk[0][0].shape[0] for chunk in win._chunks)
+        held = sum(block[0][0].shape[0] for block in win._blocks)
         assert held == win.n_rows <= 1000
+        if rng.random() < 0.3:
+            win.roc_auc()  # a read joins the blocks
 
 
 def test_windowed_long_chunk_and_other_families():
@@ -115,6 +117,20 @@ def test_windowed_long_chunk_and_other_families():
     assert con.rand_index() == sk.rand_index(y[-50:], pred[-50:])
     with pytest.raises(ParameterError, match="sample_weight"):
         con.update(y, pred, sample_weight=np.ones(500))
+
+
+def test_windowed_mixed_chunks():
+    win = Windowed(GroupedCurve(), window=6)
+    win.update([0, 1], [0.2, 0.3], [1, 1])
+    with pytest.raises(sk.LabelError, match="strings in one chunk"):
+        win.update([0, 1], [0.2, 0.3], ["a", "a"])
+    # a weighted chunk after an unweighted one: the unweighted rows weigh 1
+    win.update([1, 0], [0.1, 0.9], [2, 2], sample_weight=[2.0, 0.5])
+    expected = sk.gauc(
+        [0, 1, 1, 0], [0.2, 0.3, 0.1, 0.9], [1, 1, 2, 2], sample_weight=[1, 1, 2, 0.5]
+    )
+    assert win.gauc() == expected
+    assert win.group_table().group.tolist() == [1, 2]
 
 
 def test_windowed_does_not_keep_a_bad_chunk_or_the_callers_arrays():
@@ -278,9 +294,17 @@ def test_windowed_from_dict_checks_fields():
     with pytest.raises(StateError, match=r"accumulator\.type"):
         Windowed.from_dict(bad)
     bad = json.loads(json.dumps(d))
-    bad["state"]["chunks"][0]["rows"] = bad["state"]["chunks"][0]["rows"][:2]  # groups missing
-    with pytest.raises(StateError, match=r"chunks\[0\]"):
+    bad["state"]["rows"] = bad["state"]["rows"][:2]  # groups missing
+    with pytest.raises(StateError, match=r"state\.rows"):
         Windowed.from_dict(bad)
+    bad = json.loads(json.dumps(d))
+    bad["state"]["rows"][1] = {"dtype": "<f8", "shape": [3], "base64": "AAAA"}  # bad base64
+    with pytest.raises(StateError, match=r"rows\[1\]"):
+        Windowed.from_dict(bad)
+    bad = json.loads(json.dumps(d))
+    bad["state"]["sample_weight"] = bad["state"]["rows"][1]  # GroupedCurve: scores as weights
+    back = Windowed.from_dict(bad)  # valid (weights in [0, 1]): equals the weighted one-shot
+    assert back.n_rows == 150
     bad = json.loads(json.dumps(d))
     bad["state"]["extra"] = 1
     with pytest.raises(StateError, match="unknown extra"):
