@@ -23,6 +23,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -100,8 +101,9 @@ def main() -> None:
         ("normalized_entropy", Calibration, scorekit.normalized_entropy, False),
     ]
     for read, cls, fn, grouped in cases:
-        t_ours, ours = timed(lambda: run_wrapper(chunks, Windowed(cls(), window=w), read, grouped))
-        t_ref, ref = timed(lambda: run_window_by_hand(chunks, w, fn, grouped))
+        acc = Windowed(cls(), window=w)
+        t_ours, ours = timed(partial(run_wrapper, chunks, acc, read, grouped))
+        t_ref, ref = timed(partial(run_window_by_hand, chunks, w, fn, grouped))
         record(
             f"Windowed {read}, window {w:,}: per chunk",
             t_ours / n_chunks,
