@@ -383,3 +383,17 @@ def test_calibration_worked_example_and_errors():
     d["state"]["sums"]["observed"] = str(10**400)
     with pytest.raises(StateError, match="observed"):
         Calibration.from_dict(d)
+
+
+def test_decayed_dropped_rows_matter_when_a_class_is_made_only_of_them():
+    # decay 2**-100 per chunk: after two more chunks the negatives weigh 2**-200 (dropped)
+    acc = Decayed(BinaryCurve(), decay=2.0**-100)
+    acc.update([0, 0], [0.1, 0.6]).update([1], [0.5]).update([1], [0.7])
+    expected = sk.roc_auc(
+        [0, 0, 1, 1], [0.1, 0.6, 0.5, 0.7], sample_weight=[2.0**-200] * 2 + [2.0**-100, 1]
+    )
+    assert expected == pytest.approx(
+        1.0
+    )  # the one-shot value with the decayed weights is defined ...
+    with pytest.warns(sk.UndefinedMetricWarning):
+        assert np.isnan(acc.roc_auc())  # ... the negatives were dropped from the decayed state

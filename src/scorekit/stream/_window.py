@@ -33,8 +33,12 @@ multiplied by one constant, so a row of age position ``i`` is fed with weight
 accumulator started at position ``i0``. To keep those factors below 2**128,
 a second accumulator starts when the factor reaches 2**64 and replaces the
 first when it reaches 2**128: a row is dropped only when its decayed weight
-is below 2**-64 of the newest row's (always when below 2**-128) — far below
-double rounding for any sensible stream, but not zero. Methods that return
+is below 2**-64 of the newest row's (always when below 2**-128). The value
+is then the one-shot metric, with the decayed weights, of the rows kept: the
+dropped weight is below double rounding for sums, but a metric that is a
+ratio within a class or group does not see it vanish — when every negative
+of a stream (or of a GAUC group) is that old, the one-shot AUC with the
+decayed weights is still defined by them, the decayed one is not (tested). Methods that return
 weight sums rather than ratios (``Calibration.counts``, ``threshold_table``
 counts, confusion-matrix cells) give them times that unspecified constant:
 read ratios from a ``Decayed``.
