@@ -397,3 +397,26 @@ def test_decayed_dropped_rows_matter_when_a_class_is_made_only_of_them():
     )  # the one-shot value with the decayed weights is defined ...
     with pytest.warns(sk.UndefinedMetricWarning):
         assert np.isnan(acc.roc_auc())  # ... the negatives were dropped from the decayed state
+
+
+def test_omitted_rows_are_reported_once_per_chunk():
+    win = Windowed(BinaryCurve(nan_policy="omit"), window=10)
+    dec = Decayed(BinaryCurve(nan_policy="omit"), decay=2.0**-40)  # two inner accumulators soon
+    for acc in (win, dec):
+        for _ in range(3):
+            with pytest.warns(sk.OmittedRowsWarning) as caught:
+                acc.update([0, 1, 1], [0.2, np.nan, 0.9])
+            assert len([w for w in caught if w.category is sk.OmittedRowsWarning]) == 1
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            assert acc.roc_auc() == 1.0  # read: no warning repeated
+    assert len(dec._epochs) == 2
+
+
+def test_calibration_pickles_and_merges_with_equal_options_only():
+    acc = Calibration().update([1, 0, 1], [0.7, 0.2, 0.4], sample_weight=[0.1, 3.0, 1e-300])
+    back = pickle.loads(pickle.dumps(acc))
+    assert back.counts() == acc.counts()
+    assert back.pcoc() == acc.pcoc()
+    with pytest.raises(ParameterError, match="different options"):
+        Calibration(recalibration=2.0).merge(acc)

@@ -53,12 +53,20 @@ stream. Both pickle and round-trip through ``to_dict`` / ``from_dict``
 from __future__ import annotations
 
 import math
+import warnings
 from collections import deque
 from typing import Any
 
 import numpy as np
 
-from .._errors import LabelError, LengthMismatchError, ParameterError, ScorekitError, StateError
+from .._errors import (
+    LabelError,
+    LengthMismatchError,
+    OmittedRowsWarning,
+    ParameterError,
+    ScorekitError,
+    StateError,
+)
 from .._typing import AnyArray, ArrayLike
 from ._base import _FORMAT_VERSION, Accumulator, decode_array, encode_array, encode_float
 from ._binary import BinaryCurve
@@ -105,12 +113,21 @@ def _no_merge(who: str) -> ParameterError:
     )
 
 
-def _fill(acc: Accumulator, arrays: tuple[AnyArray, ...], w: ArrayLike | None) -> None:
-    """``acc.update(*arrays)``, with ``sample_weight=w`` when given."""
-    if w is None:
-        acc.update(*arrays)  # type: ignore[attr-defined]
-    else:
-        acc.update(*arrays, sample_weight=w)  # type: ignore[attr-defined]
+def _fill(
+    acc: Accumulator, arrays: tuple[AnyArray, ...], w: ArrayLike | None, *, again: bool = False
+) -> None:
+    """``acc.update(*arrays)``, with ``sample_weight=w`` when given.
+
+    ``again``: these rows were fed before, and their omitted rows already reported
+    (``OmittedRowsWarning`` is not repeated).
+    """
+    with warnings.catch_warnings():
+        if again:
+            warnings.simplefilter("ignore", OmittedRowsWarning)
+        if w is None:
+            acc.update(*arrays)  # type: ignore[attr-defined]
+        else:
+            acc.update(*arrays, sample_weight=w)  # type: ignore[attr-defined]
 
 
 def _delegate(obj: Any, name: str) -> Any:
@@ -231,7 +248,7 @@ class Windowed:
             acc = _twin(self._template)
             arrays, w = self._joined()
             if arrays:
-                _fill(acc, arrays, w)
+                _fill(acc, arrays, w, again=True)
             self._cache = acc
         return self._cache
 
@@ -425,7 +442,7 @@ class Decayed:
         n: int,
     ) -> None:
         twins = []
-        for begin, acc in epochs:
+        for i, (begin, acc) in enumerate(epochs):
             if n == 0:
                 weights = w
             else:
@@ -435,7 +452,7 @@ class Decayed:
                 factor = np.exp2(ages * self._bits)
                 weights = factor if w is None else np.asarray(w) * factor
             twin = _twin(acc)
-            _fill(twin, rows, weights)
+            _fill(twin, rows, weights, again=i > 0)
             twins.append(twin)
         for (_, acc), twin in zip(epochs, twins, strict=True):  # every epoch took the rows
             acc.merge(twin)
