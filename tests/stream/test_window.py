@@ -420,3 +420,12 @@ def test_calibration_pickles_and_merges_with_equal_options_only():
     assert back.pcoc() == acc.pcoc()
     with pytest.raises(ParameterError, match="different options"):
         Calibration(recalibration=2.0).merge(acc)
+
+
+def test_decayed_per_row_takes_a_chunk_whole_or_not_at_all():
+    acc = Decayed(Calibration(), decay=0.5, per="row")  # pieces of 32 rows
+    acc.update([1, 0] * 50, [0.5] * 100)
+    before = acc.to_dict()
+    with pytest.raises(ScorekitError):
+        acc.update([1, 0] * 50, [0.5] * 99 + [1.5])  # the bad row is in the last piece
+    assert acc.to_dict() == before

@@ -397,12 +397,8 @@ class Decayed:
         if self._bits > 0:
             first = max(0, n - math.ceil(_SWAP_BITS / self._bits) - 1)
             step = max(1, int(_START_BITS / 2 / self._bits))
-        if first:  # the dropped rows are checked all the same
-            _fill(
-                _twin(self._template),
-                tuple(a[:first] for a in arrays),
-                None if w is None else w[:first],
-            )
+        if first or step < n:  # several pieces: the whole chunk is checked before any is kept
+            _fill(_twin(self._template), arrays, w)
         for start in range(first, n, step):
             stop = min(n, start + step)
             self._step(arrays, w, start, stop, self._count + start)
