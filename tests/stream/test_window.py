@@ -19,6 +19,7 @@ from scorekit.stream import (
     Contingency,
     Decayed,
     GroupedCurve,
+    RegressionLosses,
     RegressionMoments,
     Windowed,
 )
@@ -113,6 +114,13 @@ def test_windowed_long_chunk_and_other_families():
     assert win.accuracy() == sk.accuracy(y[-77:], pred[-77:])
     reg = Windowed(RegressionMoments(), window=10).update(s, s * 2).update(s[:3], s[:3] + 1)
     assert reg.mae() == sk.mae(np.r_[s[-7:], s[:3]], np.r_[s[-7:] * 2, s[:3] + 1])
+    losses = Windowed(RegressionLosses(), window=9).update(s, s * 2).update(s[:3], s[:3] + 1)
+    y9, p9 = np.r_[s[-6:], s[:3]], np.r_[s[-6:] * 2, s[:3] + 1]
+    assert losses.msle() == sk.msle(y9, p9)
+    decayed = Decayed(RegressionLosses(), decay=0.25).update(s[:5], s[:5] * 2).update(s[:3], s[:3])
+    w = np.r_[np.full(5, 0.25), np.ones(3)]
+    expected = sk.msle(np.r_[s[:5], s[:3]], np.r_[s[:5] * 2, s[:3]], sample_weight=w)
+    np.testing.assert_allclose(decayed.msle(), expected, rtol=1e-14)
     con = Windowed(Contingency(), window=50).update(y, pred)
     assert con.rand_index() == sk.rand_index(y[-50:], pred[-50:])
     with pytest.raises(ParameterError, match="sample_weight"):

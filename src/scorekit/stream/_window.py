@@ -2,7 +2,7 @@ r"""Online monitoring: the metric of the last N rows (``Windowed``) or of decaye
 
 Both wrap an empty accumulator of :mod:`scorekit.stream` (``BinaryCurve()``,
 ``GroupedCurve()``, ``Calibration()``, ``ConfusionMatrix()``,
-``RegressionMoments()``; ``Windowed`` also ``Contingency()``) and use only its
+``RegressionMoments()``, ``RegressionLosses()``; ``Windowed`` also ``Contingency()``) and use only its
 public methods (``update``, ``merge``, ``to_dict``, the metric methods), so
 every metric of the wrapped accumulator is available, computed by the same
 kernels as the one-shot functions. A wrapper rather than a ``window=`` option
@@ -75,12 +75,21 @@ from ._clustering import Contingency
 from ._confusion import ConfusionMatrix
 from ._grouped import GroupedCurve
 from ._regression import RegressionMoments
+from ._regression_losses import RegressionLosses
 from ._statecheck import MAX_ITEMS, Fields
 
 __all__ = ["Decayed", "Windowed"]
 
 _WEIGHTED: dict[str, type[Accumulator]] = {
-    c._kind: c for c in (BinaryCurve, Calibration, ConfusionMatrix, GroupedCurve, RegressionMoments)
+    c._kind: c
+    for c in (
+        BinaryCurve,
+        Calibration,
+        ConfusionMatrix,
+        GroupedCurve,
+        RegressionLosses,
+        RegressionMoments,
+    )
 }
 _ROWWISE: dict[str, type[Accumulator]] = {**_WEIGHTED, "Contingency": Contingency}
 
@@ -149,7 +158,7 @@ class Windowed:
     ----------
     accumulator : Accumulator
         An empty ``BinaryCurve``, ``GroupedCurve``, ``Calibration``,
-        ``ConfusionMatrix``, ``RegressionMoments`` or ``Contingency`` (its
+        ``ConfusionMatrix``, ``RegressionMoments``, ``RegressionLosses`` or ``Contingency`` (its
         options apply to the window).
     window : int
         Rows in the window (>= 1).
@@ -323,7 +332,7 @@ class Decayed:
     ----------
     accumulator : Accumulator
         An empty ``BinaryCurve``, ``GroupedCurve``, ``Calibration``,
-        ``ConfusionMatrix`` or ``RegressionMoments``.
+        ``ConfusionMatrix``, ``RegressionMoments`` or ``RegressionLosses``.
     decay : float, default=None
         The factor ``d`` in (0, 1] (1: no decay). Give ``decay`` or ``half_life``.
     half_life : float, default=None
