@@ -5,6 +5,11 @@ the observed positives Σw·y, the predicted positives Σw·p and the log loss
 Σw·ℓ. Kernels for streaming and Dask: :func:`_calibration_from_chunk`,
 :func:`_merge_calibration` (sums; exact for unit weights apart from the
 floating-point log loss), :func:`_pcoc_from_state` and :func:`_ne_from_state`.
+For all rows (no groups) the four sums are exact (:mod:`scorekit._exactsum`:
+integers in units of 2**-1074, rounded once): :func:`_calibration_sums` is the
+chunk kernel of ``stream.Calibration`` and of the one-shot functions alike, so
+a streamed value equals the one-shot value bit for bit, however the rows were
+chunked.
 
 Reliability curves and the expected calibration error belong to
 ``scorekit.classification`` (``calibration_curve``, ``expected_calibration_error``).
@@ -19,6 +24,7 @@ import numpy as np
 
 from .._codes import distinct, encode
 from .._errors import LabelError, ParameterError
+from .._exactsum import ExactSum, ExactSums, to_float
 from .._typing import AnyArray, ArrayLike, BoolArray, FloatArray, IntArray
 from .._validation import (
     binary_target,
@@ -86,20 +92,42 @@ def _calibration_from_chunk(
     With ``g_codes`` (labels ``groups[c]``, sorted) one entry per group that
     has rows, else one entry for all rows.
     """
-    loss = _row_log_loss(y, p)
-    yf = y.astype(np.float64)
-    if w is not None:
-        yf, p, loss = w * yf, w * p, w * loss
-    wt = np.ones(y.size) if w is None else w
     if g_codes is None:
-        sums = [np.array([v.sum()]) for v in (wt, yf, p, loss)]
-        return CalibrationState(None, *sums)
+        return _state_from_sums(_calibration_sums(y, p, w))
+    wt, yf, p, loss = _row_terms(y, p, w)
     n_codes = int(g_codes.max()) + 1 if g_codes.size else 0
     count = np.bincount(g_codes, minlength=n_codes)
     present = np.flatnonzero(count)
     sums = [_sum_by(g_codes, v, n_codes)[present] for v in (wt, yf, p, loss)]
     labels = present if groups is None else np.asarray(groups)[present]
     return CalibrationState(labels, *sums)
+
+
+def _row_terms(
+    y: BoolArray, p: FloatArray, w: FloatArray | None
+) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+    """Per row: w, w·y, w·p and w·ℓ (ℓ the clipped log loss of the row)."""
+    loss = _row_log_loss(y, p)
+    yf = y.astype(np.float64)
+    if w is not None:
+        yf, p, loss = w * yf, w * p, w * loss
+    wt = np.ones(y.size) if w is None else w
+    return wt, yf, p, loss
+
+
+def _calibration_sums(y: BoolArray, p: FloatArray, w: FloatArray | None) -> list[ExactSum]:
+    """Exact Σw, Σw·y, Σw·p, Σw·ℓ of the rows (integers in units of 2**-1074)."""
+    acc = ExactSums(4)
+    with np.errstate(invalid="ignore"):
+        for slot, terms in enumerate(_row_terms(y, p, w)):
+            acc.add(slot, np.ascontiguousarray(terms, dtype=np.float64))
+    return acc.result()
+
+
+def _state_from_sums(sums: list[ExactSum]) -> CalibrationState:
+    """The one-entry :class:`CalibrationState` of exact sums, each rounded once."""
+    weight, observed, predicted, loss = (np.array([to_float(v)]) for v in sums)
+    return CalibrationState(None, weight, observed, predicted, loss)
 
 
 def _merge_calibration(a: CalibrationState, b: CalibrationState) -> CalibrationState:

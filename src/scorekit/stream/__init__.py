@@ -23,6 +23,9 @@ reads a CSV, TSV, Parquet or JSON-lines file chunk by chunk for it::
 - :class:`RegressionMoments`: MAE, MSE, RMSE, R², explained variance, MAPE, max error.
 - :class:`Contingency`: pair-counting and information-theoretic clustering metrics.
 - :class:`GroupedCurve`: GAUC over groups that span chunks.
+- :class:`Calibration`: PCOC, normalized entropy and the calibration counts (exact sums).
+- :class:`Windowed`, :class:`Decayed`: online monitoring, the metrics of the last N rows
+  (exactly) or of rows whose weights decay with age, around any accumulator above.
 - :class:`MetricSet`: any mergeable metrics of the catalog at once (one
   accumulator per state they need); what ``scorekit.dask.metrics`` reduces.
 - :class:`RankingAccumulator`: ranking measures (``scorekit.evaluate``) of a run
@@ -32,6 +35,7 @@ reads a CSV, TSV, Parquet or JSON-lines file chunk by chunk for it::
 from __future__ import annotations
 
 from ._binary import BinaryCurve
+from ._calibration import Calibration
 from ._clustering import Contingency
 from ._confusion import ConfusionMatrix
 from ._consume import consume
@@ -41,16 +45,20 @@ from ._ranking import RankingAccumulator
 from ._regression import RegressionMoments
 from ._regression_losses import RegressionLosses
 from ._set import MetricSet
+from ._window import Decayed, Windowed
 
 __all__ = [
     "BinaryCurve",
+    "Calibration",
     "ConfusionMatrix",
     "Contingency",
+    "Decayed",
     "GroupedCurve",
     "MetricSet",
     "RankingAccumulator",
     "RegressionLosses",
     "RegressionMoments",
+    "Windowed",
     "consume",
     "read_chunks",
 ]

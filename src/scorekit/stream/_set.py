@@ -26,9 +26,17 @@ _ARGS = {
     "RegressionLosses": ("y_true", "y_pred"),
     "Contingency": ("y_true", "y_pred"),
     "GroupedCurve": ("y_true", "y_score", "groups"),
+    "Calibration": ("y_true", "y_score"),
 }
 _WEIGHTED = frozenset(
-    {"BinaryCurve", "ConfusionMatrix", "RegressionMoments", "RegressionLosses", "GroupedCurve"}
+    {
+        "BinaryCurve",
+        "ConfusionMatrix",
+        "RegressionMoments",
+        "RegressionLosses",
+        "GroupedCurve",
+        "Calibration",
+    }
 )
 _KIND = "MetricSet"
 
