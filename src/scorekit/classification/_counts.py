@@ -36,6 +36,7 @@ from ._counts_state import (
     _jaccard_from_counts,
     _prf_from_counts,
     _specificity_from_counts,
+    returns_score,
 )
 
 __all__ = [
@@ -146,6 +147,7 @@ def precision_recall_fscore_support(
     )  # fmt: skip
 
 
+@returns_score
 def precision(
     y_true: ArrayLike,
     y_pred: ArrayLike,
@@ -155,7 +157,7 @@ def precision(
     average: str | None = "binary",
     sample_weight: ArrayLike | None = None,
     zero_division: Any = "warn",
-) -> Any:
+) -> Any:  # typed by returns_score
     r"""Precision tp / (tp + fp): the share of predicted positives that are right.
 
     As :func:`sklearn.metrics.precision_score`; undefined (``zero_division``)
@@ -190,6 +192,7 @@ def precision(
     return _prf_from_counts(c, warn_for=("precision",), **opts)[0]
 
 
+@returns_score
 def recall(
     y_true: ArrayLike,
     y_pred: ArrayLike,
@@ -199,7 +202,7 @@ def recall(
     average: str | None = "binary",
     sample_weight: ArrayLike | None = None,
     zero_division: Any = "warn",
-) -> Any:
+) -> Any:  # typed by returns_score
     r"""Recall (sensitivity, true-positive rate) tp / (tp + fn).
 
     As :func:`sklearn.metrics.recall_score`; undefined (``zero_division``) for
@@ -234,6 +237,7 @@ def recall(
     return _prf_from_counts(c, warn_for=("recall",), **opts)[1]
 
 
+@returns_score
 def fbeta(
     y_true: ArrayLike,
     y_pred: ArrayLike,
@@ -244,7 +248,7 @@ def fbeta(
     average: str | None = "binary",
     sample_weight: ArrayLike | None = None,
     zero_division: Any = "warn",
-) -> Any:
+) -> Any:  # typed by returns_score
     r"""F-beta score, the weighted harmonic mean of precision and recall.
 
     .. math:: F_\beta = \frac{(1 + \beta^2)\,tp}{(1 + \beta^2)\,tp + \beta^2 fn + fp}
@@ -285,6 +289,7 @@ def fbeta(
     return _prf_from_counts(c, beta=beta, warn_for=("f-score",), **opts)[2]
 
 
+@returns_score
 def f1(
     y_true: ArrayLike,
     y_pred: ArrayLike,
@@ -294,7 +299,7 @@ def f1(
     average: str | None = "binary",
     sample_weight: ArrayLike | None = None,
     zero_division: Any = "warn",
-) -> Any:
+) -> Any:  # typed by returns_score
     r"""F1 score 2 tp / (2 tp + fp + fn), the harmonic mean of precision and recall.
 
     As :func:`sklearn.metrics.f1_score`; :func:`fbeta` with ``beta=1``.
@@ -329,6 +334,7 @@ def f1(
     )  # fmt: skip
 
 
+@returns_score
 def e_measure(
     y_true: ArrayLike,
     y_pred: ArrayLike,
@@ -339,7 +345,7 @@ def e_measure(
     average: str | None = "binary",
     sample_weight: ArrayLike | None = None,
     zero_division: Any = "warn",
-) -> Any:
+) -> Any:  # typed by returns_score
     r"""Van Rijsbergen's effectiveness measure E = 1 − F_β (lower is better).
 
     .. math:: E = 1 - \frac{1}{\alpha / P + (1 - \alpha) / R}
@@ -386,6 +392,7 @@ def e_measure(
     return 1.0 - f
 
 
+@returns_score
 def specificity(
     y_true: ArrayLike,
     y_pred: ArrayLike,
@@ -395,7 +402,7 @@ def specificity(
     average: str | None = "binary",
     sample_weight: ArrayLike | None = None,
     zero_division: Any = "warn",
-) -> Any:
+) -> Any:  # typed by returns_score
     r"""Specificity (true-negative rate) tn / (tn + fp): the recall of "not this class".
 
     Per class, the binary specificity equals scikit-learn's recall of the
@@ -434,6 +441,7 @@ def specificity(
     )
 
 
+@returns_score
 def jaccard(
     y_true: ArrayLike,
     y_pred: ArrayLike,
@@ -443,7 +451,7 @@ def jaccard(
     average: str | None = "binary",
     sample_weight: ArrayLike | None = None,
     zero_division: Any = "warn",
-) -> Any:
+) -> Any:  # typed by returns_score
     r"""Jaccard index tp / (tp + fp + fn): intersection over union of true and predicted.
 
     As :func:`sklearn.metrics.jaccard_score`, which does not accept

@@ -18,11 +18,12 @@ one-shot states bit for bit whatever the weights.
 
 from __future__ import annotations
 
+import functools
 import math
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ParamSpec, Union
 
 import numpy as np
 
@@ -274,6 +275,24 @@ def _warn_prf(average: str | None, modifier: str, msg_start: str, result_size: i
         UndefinedMetricWarning,
         stacklevel=5,
     )
+
+
+P = ParamSpec("P")
+Score = Union[float, FloatArray]  # noqa: UP007 - a runtime alias  # one value, or one per class (``average=None``)
+
+
+def returns_score(fn: Callable[P, Any]) -> Callable[P, Score]:
+    """Type a count metric's result: a Python float, or a float64 array per class."""
+
+    @functools.wraps(fn)
+    def typed(*args: P.args, **kwargs: P.kwargs) -> Score:
+        out = fn(*args, **kwargs)
+        if np.ndim(out) == 0:
+            return float(out)
+        arr: FloatArray = np.asarray(out, dtype=np.float64)
+        return arr
+
+    return typed
 
 
 def _divide(

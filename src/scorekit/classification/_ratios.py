@@ -28,7 +28,14 @@ from .._errors import LabelError, ParameterError, UndefinedMetricWarning
 from .._typing import ArrayLike
 from ._counts import Label, _counts
 from ._counts_matrix import confusion_matrix
-from ._counts_state import ClassCounts, _average_weights, _divide, _micro, _nanaverage
+from ._counts_state import (
+    ClassCounts,
+    _average_weights,
+    _divide,
+    _micro,
+    _nanaverage,
+    returns_score,
+)
 
 __all__ = [
     "class_likelihood_ratios",
@@ -106,6 +113,7 @@ _PARAMETERS = """
 """
 
 
+@returns_score
 def false_positive_rate(
     y_true: ArrayLike,
     y_pred: ArrayLike,
@@ -115,7 +123,7 @@ def false_positive_rate(
     average: str | None = "binary",
     sample_weight: ArrayLike | None = None,
     zero_division: Any = "warn",
-) -> Any:
+) -> Any:  # typed by returns_score
     r"""False positive rate (fall-out) fp / (fp + tn): the negatives called positive.
 
     .. math:: \mathrm{FPR} = \frac{FP}{FP + TN}
@@ -134,6 +142,7 @@ def false_positive_rate(
     )  # fmt: skip
 
 
+@returns_score
 def false_negative_rate(
     y_true: ArrayLike,
     y_pred: ArrayLike,
@@ -143,7 +152,7 @@ def false_negative_rate(
     average: str | None = "binary",
     sample_weight: ArrayLike | None = None,
     zero_division: Any = "warn",
-) -> Any:
+) -> Any:  # typed by returns_score
     r"""False negative rate (miss rate) fn / (fn + tp): the positives called negative.
 
     .. math:: \mathrm{FNR} = \frac{FN}{FN + TP}
@@ -162,6 +171,7 @@ def false_negative_rate(
     )  # fmt: skip
 
 
+@returns_score
 def false_discovery_rate(
     y_true: ArrayLike,
     y_pred: ArrayLike,
@@ -171,7 +181,7 @@ def false_discovery_rate(
     average: str | None = "binary",
     sample_weight: ArrayLike | None = None,
     zero_division: Any = "warn",
-) -> Any:
+) -> Any:  # typed by returns_score
     r"""False discovery rate fp / (fp + tp): the predicted positives that are negative.
 
     .. math:: \mathrm{FDR} = \frac{FP}{FP + TP}
@@ -190,6 +200,7 @@ def false_discovery_rate(
     )  # fmt: skip
 
 
+@returns_score
 def false_omission_rate(
     y_true: ArrayLike,
     y_pred: ArrayLike,
@@ -199,7 +210,7 @@ def false_omission_rate(
     average: str | None = "binary",
     sample_weight: ArrayLike | None = None,
     zero_division: Any = "warn",
-) -> Any:
+) -> Any:  # typed by returns_score
     r"""False omission rate fn / (fn + tn): the predicted negatives that are positive.
 
     .. math:: \mathrm{FOR} = \frac{FN}{FN + TN}
@@ -218,6 +229,7 @@ def false_omission_rate(
     )  # fmt: skip
 
 
+@returns_score
 def negative_predictive_value(
     y_true: ArrayLike,
     y_pred: ArrayLike,
@@ -227,7 +239,7 @@ def negative_predictive_value(
     average: str | None = "binary",
     sample_weight: ArrayLike | None = None,
     zero_division: Any = "warn",
-) -> Any:
+) -> Any:  # typed by returns_score
     r"""Negative predictive value tn / (tn + fn): the precision of "not this class".
 
     .. math:: \mathrm{NPV} = \frac{TN}{TN + FN}
