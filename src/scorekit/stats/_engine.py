@@ -1,0 +1,326 @@
+r"""Bootstrap intervals of many catalog metrics from one set of resample draws.
+
+:func:`bootstrap_metrics` draws each block of resamples once and computes
+every requested metric of every resample from it:
+
+- rows computed by a ``BinaryCurve`` (ROC AUC, average precision, KS, log
+  loss, PR AUC, Gini ...): each row is coded once as a cell (its label and
+  the rank of its distinct score, :func:`~scorekit.stats._bootstrap.auc_cells`,
+  one sort of the data); a block of resamples is one ``bincount`` of cell
+  codes, which gives each resample's curve state (the positive and negative
+  weight at each distinct score), and every curve metric is that state's
+  kernel (no sort per resample);
+- rows computed by a ``ConfusionMatrix`` of 0/1 labels: one ``bincount`` of
+  the four cells ``2 y + ŷ`` per block gives each resample's 2×2 table;
+- other rows of scores and probabilities that take ``sample_weight``
+  (``brier_score`` ...): the metric of the rows weighted by their
+  multiplicity in the resample (weighted sums, no sort);
+- anything else: the metric of the resampled rows (as
+  :func:`~scorekit.stats.bootstrap_ci`).
+
+Seed contract. ``weights="multinomial"`` (the default) draws resample blocks
+as ``rng.integers(0, n, (block, n))`` with ``rng = numpy.random.default_rng(seed)``
+and the block sizes of :func:`~scorekit.stats.bootstrap_ci`, which draws the
+same: for one seed, resample b is the same rows for every metric here and
+for ``bootstrap_ci``. ``weights="poisson"`` draws each row's multiplicity
+as ``rng.poisson(1.0, (block, n))`` in the same blocks (the resample size
+varies around n).
+"""
+
+from __future__ import annotations
+
+import functools
+import warnings
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .._errors import ParameterError, ScorekitError, UndefinedMetricWarning
+from .._typing import AnyArray, FloatArray, IntArray
+from .._validation import check_option, nonempty, random_generator
+from ._bootstrap import METHODS, _auc_jackknife, _blocks, _interval, auc_cells
+from ._paired import _check_resamples
+
+__all__ = ["WEIGHTS", "bootstrap_metrics"]
+
+WEIGHTS = ("multinomial", "poisson")
+#: BCa's jackknife: leave-one-out over the distinct cells when there are at most this many,
+#: else delete-a-group over this many groups of rows (row i in group i mod K).
+_JACKKNIFE_UNITS = 256
+_SCORE_KINDS = ("scores", "probabilities", "decision")
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass
+class _Job:
+    """One catalog row: how it is resampled and its value from a resample's state."""
+
+    kind: str  # "curve", "confusion", "weighted", "rows"
+    value: Callable[[Any], float]
+
+
+def bootstrap_metrics(
+    rows: Sequence[Any],
+    data: Mapping[str, tuple[AnyArray, ...]],
+    *,
+    kwargs: Callable[[Any], Mapping[str, Any]] = lambda row: {},
+    n_resamples: int = 1000,
+    confidence: float = 0.95,
+    seed: int | np.random.Generator | None = 0,
+    method: str = "percentile",
+    weights: str = "multinomial",
+    progress: Progress | None = None,
+) -> list[tuple[float, float]]:
+    r"""Bootstrap interval ``(low, high)`` of each catalog row, every row from the same resamples.
+
+    ``rows`` are :class:`scorekit._catalog.MetricInfo` rows, ``data`` maps an
+    input kind (``"scores"``, ``"labels"`` ...) to the arrays of that kind (one
+    entry per row of data, the same rows for every kind), ``kwargs(row)`` the
+    options the caller adds. Binary rows expect their labels coded 0/1 (the
+    positive class 1), as the report builds them.
+
+    With :math:`\theta^*_b` the metric on resample b, :math:`\hat\theta` on the
+    data and :math:`q_\alpha` the :math:`\alpha` quantile of :math:`\theta^*`
+    (:math:`\alpha = 1 -` confidence), ``method`` is ``"percentile"``
+    (:math:`[q_{\alpha/2}, q_{1-\alpha/2}]`), ``"basic"``
+    (:math:`[2\hat\theta - q_{1-\alpha/2},\ 2\hat\theta - q_{\alpha/2}]`) or
+    ``"bca"`` (as :func:`scorekit.stats.bootstrap_ci`; the jackknife of the
+    acceleration leaves out one row when the rows fall in at most 256 distinct
+    cells, else one of 256 groups of rows, row i in group i mod 256).
+    Resamples on which a metric is undefined are dropped with a warning.
+
+    The seed contract and how each kind of row is computed are in the module
+    docstring: for one seed, ``bootstrap_ci(metric, ...)`` gives the same
+    resamples. ``progress(done, n_resamples)`` is called after each block.
+
+    Parameters
+    ----------
+    rows : sequence of MetricInfo
+    data : mapping of str to tuple of arrays
+    kwargs : callable, optional
+    n_resamples : int, default=1000
+    confidence : float, default=0.95
+    seed : int, Generator or None, default=0
+    method : {"percentile", "bca", "basic"}, default="percentile"
+    weights : {"multinomial", "poisson"}, default="multinomial"
+    progress : callable, optional
+
+    Examples
+    --------
+    >>> from scorekit._catalog import get
+    >>> y, s = np.array([0, 0, 1, 1]), np.array([0.1, 0.4, 0.35, 0.8])
+    >>> [(lo, hi)] = bootstrap_metrics([get("gini")], {"scores": (y, s)}, n_resamples=50)
+    >>> -1.0 <= lo <= hi <= 1.0
+    True
+    """
+    check_option(method, "method", METHODS)
+    check_option(weights, "weights", WEIGHTS)
+    n_resamples = _check_resamples(n_resamples)
+    if not 0.0 < float(confidence) < 1.0:
+        raise ParameterError(f"confidence={confidence!r} must lie strictly between 0 and 1")
+    rng = random_generator(seed)
+    if not rows:
+        return []
+    lengths = {int(np.shape(a)[0]) for r in rows for a in data[r.inputs]}
+    if len(lengths) != 1:
+        raise ParameterError(f"the data arrays have different lengths {sorted(lengths)}")
+    n = lengths.pop()
+    nonempty(n, "data")
+    plan = _Plan(rows, data, kwargs, n)
+    thetas = np.empty((len(rows), n_resamples))
+    done = 0
+    with warnings.catch_warnings():  # undefined resamples are counted once, in _interval
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        theta_hat = plan.values(None, np.ones((1, n), dtype=np.int64))[:, 0]
+        for size in _blocks(n_resamples, n):
+            if weights == "multinomial":
+                idx = rng.integers(0, n, size=(size, n))
+                thetas[:, done : done + size] = plan.values(idx, None)
+            else:
+                counts = rng.poisson(1.0, size=(size, n))
+                thetas[:, done : done + size] = plan.values(None, counts)
+            done += size
+            if progress is not None:
+                progress(done, n_resamples)
+    alpha = 1.0 - float(confidence)
+    out = []
+    for j in range(len(rows)):
+        jack = functools.partial(plan.jackknife, j) if method == "bca" else None
+        out.append(_interval(float(theta_hat[j]), thetas[j], alpha, jack, basic=method == "basic"))
+    return out
+
+
+class _Plan:
+    """The cells of the data coded once, and one :class:`_Job` per row."""
+
+    def __init__(
+        self,
+        rows: Sequence[Any],
+        data: Mapping[str, tuple[AnyArray, ...]],
+        kwargs: Callable[[Any], Mapping[str, Any]],
+        n: int,
+    ) -> None:
+        self.n = n
+        self.curve: tuple[IntArray, int, FloatArray] | None = None
+        self.confusion: IntArray | None = None
+        self.jobs = [self._job(row, data[row.inputs], dict(kwargs(row))) for row in rows]
+
+    def _job(self, row: Any, arrays: tuple[AnyArray, ...], extra: dict[str, Any]) -> _Job:
+        binary = len(arrays) == 2 and not extra and all(np.ndim(a) == 1 for a in arrays)
+        if binary and _is01(arrays[0]):
+            if row.accumulator == "BinaryCurve" and _finite(arrays[1]):
+                if self.curve is None:
+                    pos = np.asarray(arrays[0]) == 1
+                    cells, groups = auc_cells(pos, np.asarray(arrays[1], dtype=np.float64))
+                    uniq = np.unique(np.asarray(arrays[1], dtype=np.float64))
+                    self.curve = (cells, groups, uniq[::-1].copy())
+                return _Job("curve", functools.partial(row.from_state))
+            if row.accumulator == "ConfusionMatrix" and _is01(arrays[1]):
+                if self.confusion is None:
+                    self.confusion = 2 * np.asarray(arrays[0], dtype=np.int64) + arrays[1]
+                return _Job("confusion", functools.partial(row.from_state))
+        fn = functools.partial(row.function, **row.options, **extra)
+        if row.inputs in _SCORE_KINDS and row.weighted and "sample_weight" not in extra:
+            return _Job("weighted", lambda m: float(fn(*arrays, sample_weight=m)))
+        return _Job("rows", lambda rows: float(fn(*(np.asarray(a)[rows] for a in arrays))))
+
+    def values(self, idx: IntArray | None, counts: IntArray | None) -> FloatArray:
+        """Every job's value on each resample of a block (draws ``idx`` or multiplicities)."""
+        size = (idx if idx is not None else counts).shape[0]  # type: ignore[union-attr]
+        out = np.full((len(self.jobs), size), np.nan)
+        kinds = {job.kind for job in self.jobs}
+        curves = self._curve_counts(idx, counts) if "curve" in kinds else None
+        tables = self._confusion_counts(idx, counts) if "confusion" in kinds else None
+        mult = counts
+        if mult is None and "weighted" in kinds:
+            mult = _multiplicities(idx, self.n)  # type: ignore[arg-type]
+        for b in range(size):
+            curve = None if curves is None else self._curve_state(curves[b])
+            table = None if tables is None else _confusion_state(tables[b])
+            for j, job in enumerate(self.jobs):
+                if job.kind == "curve":
+                    arg: Any = curve
+                elif job.kind == "confusion":
+                    arg = table
+                elif job.kind == "weighted":
+                    arg = mult[b].astype(np.float64)  # type: ignore[index]
+                else:
+                    arg = idx[b] if idx is not None else np.repeat(np.arange(self.n), counts[b])  # type: ignore[index]
+                out[j, b] = _safe(job.value, arg)
+        return out
+
+    def _curve_counts(self, idx: IntArray | None, counts: IntArray | None) -> FloatArray:
+        cells, groups, _ = self.curve  # type: ignore[misc]
+        return _cell_counts(cells, 2 * groups, idx, counts).reshape(-1, 2, groups)
+
+    def _confusion_counts(self, idx: IntArray | None, counts: IntArray | None) -> FloatArray:
+        return _cell_counts(self.confusion, 4, idx, counts)  # type: ignore[arg-type]
+
+    def _curve_state(self, table: FloatArray) -> Any:
+        """A ``BinaryCurve`` holding one resample's table (negatives row 0, ascending scores)."""
+        from ..classification._curve_kernel import CurveState
+        from ..stream import BinaryCurve
+
+        _, _, scores = self.curve  # type: ignore[misc]
+        neg, pos = table[0, ::-1], table[1, ::-1]
+        keep = (pos + neg) > 0
+        acc = BinaryCurve()
+        acc._pending.replace(CurveState(scores[keep], pos[keep], neg[keep]))
+        acc._classes = np.flatnonzero([neg.sum() > 0, pos.sum() > 0])
+        s = scores[keep]
+        if s.size:
+            acc._lo, acc._hi = float(s[-1]), float(s[0])
+        return acc
+
+    def jackknife(self, j: int) -> FloatArray:
+        """Jackknife values of job j: one per left-out row, or per left-out group of rows."""
+        job = self.jobs[j]
+        k = _JACKKNIFE_UNITS
+        if job.kind == "curve" and _is_auc(job.value):
+            cells, groups, _ = self.curve  # type: ignore[misc]
+            return _auc_jackknife(cells, groups, None)  # type: ignore[no-any-return]
+        if job.kind in ("curve", "confusion"):
+            if job.kind == "curve":
+                code, width = self.curve[0], 2 * self.curve[1]  # type: ignore[index]
+                state: Callable[[FloatArray], Any] = lambda t: self._curve_state(  # noqa: E731
+                    t.reshape(2, -1)
+                )
+            else:
+                code, width, state = self.confusion, 4, _confusion_state  # type: ignore[assignment]
+            full = np.bincount(code, minlength=width).astype(np.float64)
+            units, per_unit = np.unique(code, return_counts=True)
+            if units.size <= k:  # leave one row out: the value depends on its cell only
+                out = np.empty(units.size)
+                for i, u in enumerate(units):
+                    full[u] -= 1
+                    out[i] = _safe(job.value, state(full))
+                    full[u] += 1
+                return np.repeat(out, per_unit)
+            return np.array(
+                [
+                    _safe(job.value, state(full - np.bincount(code[g::k], minlength=width)))
+                    for g in range(k)
+                ]
+            )
+        out = np.empty(min(k, self.n))
+        for g in range(out.size):
+            keep = np.ones(self.n, dtype=bool)
+            keep[g :: out.size] = False
+            arg = keep.astype(np.float64) if job.kind == "weighted" else np.flatnonzero(keep)
+            out[g] = _safe(job.value, arg)
+        return out
+
+
+def _cell_counts(
+    code: IntArray, width: int, idx: IntArray | None, counts: IntArray | None
+) -> FloatArray:
+    """One ``bincount`` of a block: the weight of each cell in each resample, shape (block, width)."""
+    if idx is not None:
+        size = idx.shape[0]
+        flat = (code[idx] + (np.arange(size) * width)[:, None]).ravel()
+        table = np.bincount(flat, minlength=size * width)
+    else:
+        size = counts.shape[0]  # type: ignore[union-attr]
+        flat = (code[None, :] + (np.arange(size) * width)[:, None]).ravel()
+        table = np.bincount(flat, weights=counts.ravel(), minlength=size * width)  # type: ignore[union-attr]
+    return table.astype(np.float64).reshape(size, width)
+
+
+def _multiplicities(idx: IntArray, n: int) -> IntArray:
+    size = idx.shape[0]
+    flat = (idx + (np.arange(size) * n)[:, None]).ravel()
+    return np.bincount(flat, minlength=size * n).reshape(size, n)
+
+
+def _confusion_state(cells: FloatArray) -> Any:
+    from ..stream import ConfusionMatrix
+
+    keep = cells > 0
+    y, y_hat = np.array([0, 0, 1, 1])[keep], np.array([0, 1, 0, 1])[keep]
+    return ConfusionMatrix(labels=[0, 1]).update(y, y_hat, sample_weight=cells[keep])
+
+
+def _safe(value: Callable[[Any], float], arg: Any) -> float:
+    """The metric of one resample; nan where it is undefined (one class drawn, ...)."""
+    try:
+        return float(value(arg))
+    except ScorekitError:
+        return float("nan")
+
+
+def _is_auc(value: Callable[[Any], float]) -> bool:
+    row = getattr(getattr(value, "func", None), "__self__", None)
+    return getattr(row, "method", None) == "roc_auc" and not row.options  # type: ignore[union-attr]
+
+
+def _is01(a: Any) -> bool:
+    x = np.asarray(a)
+    return x.dtype.kind in "biu" and bool(np.isin(x, (0, 1)).all())
+
+
+def _finite(a: Any) -> bool:
+    x = np.asarray(a)
+    return x.dtype.kind in "biuf" and bool(np.isfinite(x).all())
