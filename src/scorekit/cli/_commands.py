@@ -78,10 +78,18 @@ def _common(
             type=int,
             default=0,
             metavar="N",
-            help="add 95%% bootstrap intervals from N resamples (scorekit.stats.bootstrap_ci)",
+            help="add 95%% bootstrap intervals from N resamples, every metric from the same "
+            "resamples (scorekit.stats.bootstrap_metrics; a progress bar on stderr)",
         )
         stats.add_argument(
             "--seed", type=int, default=0, help="seed of the resampling (default: 0)"
+        )
+        stats.add_argument(
+            "--ci-method",
+            choices=("percentile", "bca", "basic"),
+            default="percentile",
+            help="the bootstrap interval: percentile (default), bca (bias-corrected and "
+            "accelerated) or basic (2·estimate − the percentile bounds)",
         )
     return parent
 

@@ -165,7 +165,9 @@ def catalog_metrics(
     for row in rows:
         extra = dict(kwargs(row))
         state = states.get(row.accumulator or "")
-        value = row.from_state(state, **extra) if state is not None else row(*data[row.inputs], **extra)
+        value = (
+            row.from_state(state, **extra) if state is not None else row(*data[row.inputs], **extra)
+        )
         values.append(float(value))
     if bootstrap <= 0:
         return tuple(Metric(row.name, v) for row, v in zip(rows, values, strict=True))

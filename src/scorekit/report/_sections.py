@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -52,6 +52,8 @@ def _binary_scores_section(
     threshold: float | None,
     bootstrap: int,
     seed: int,
+    ci_method: str,
+    progress: Callable[[int, int], None] | None,
     details: bool,
     title: str,
     names: tuple[str, str],
@@ -112,7 +114,9 @@ def _binary_scores_section(
         notes.append(
             "Scores are not all in [0, 1]: log loss, Brier score and calibration are left out."
         )
-    values = catalog_metrics(wanted, data, states, bootstrap=bootstrap, seed=seed)
+    values = catalog_metrics(
+        wanted, data, states, bootstrap=bootstrap, seed=seed, method=ci_method, progress=progress
+    )
     if not details:
         return Section(title, "classification", values, notes=tuple(notes))
     known = {m.name: m.value for m in values}  # computed once: the plots reuse them
@@ -333,6 +337,8 @@ def _labels_section(
     pos_label: Any,
     bootstrap: int,
     seed: int,
+    ci_method: str,
+    progress: Callable[[int, int], None] | None,
     details: bool,
     title: str,
     names: tuple[str, str],
@@ -369,6 +375,8 @@ def _labels_section(
         kwargs=extra,
         bootstrap=bootstrap,
         seed=seed,
+        method=ci_method,
+        progress=progress,
     )
     if not details:
         return Section(title, "classification", result)
@@ -426,6 +434,8 @@ def classification_section(
     threshold: float | None = None,
     bootstrap: int = 0,
     seed: int = 0,
+    ci_method: str = "percentile",
+    progress: Callable[[int, int], None] | None = None,
     details: bool = True,
     title: str = "Classification",
     names: tuple[str, str] | None = None,
@@ -451,6 +461,8 @@ def classification_section(
             threshold=threshold,
             bootstrap=bootstrap,
             seed=seed,
+            ci_method=ci_method,
+            progress=progress,
             details=details,
             title=title,
             names=names or ("y_true", "y_score"),
@@ -462,6 +474,8 @@ def classification_section(
         pos_label=pos_label,
         bootstrap=bootstrap,
         seed=seed,
+        ci_method=ci_method,
+        progress=progress,
         details=details,
         title=title,
         names=names or ("y_true", "y_pred"),
@@ -487,6 +501,8 @@ def regression_section(
     *,
     bootstrap: int = 0,
     seed: int = 0,
+    ci_method: str = "percentile",
+    progress: Callable[[int, int], None] | None = None,
     details: bool = True,
     title: str = "Regression",
     names: tuple[str, str] = ("y_true", "y_pred"),
@@ -508,6 +524,8 @@ def regression_section(
         {"RegressionMoments": moments},
         bootstrap=bootstrap,
         seed=seed,
+        method=ci_method,
+        progress=progress,
     )
     if not details:
         return Section(title, "regression", values)
@@ -554,6 +572,8 @@ def clustering_section(
     features: Any = None,
     bootstrap: int = 0,
     seed: int = 0,
+    ci_method: str = "percentile",
+    progress: Callable[[int, int], None] | None = None,
     details: bool = True,
     title: str = "Clustering",
     names: tuple[str, str] = ("labels_true", "labels_pred"),
@@ -607,7 +627,16 @@ def clustering_section(
         notes.append(
             f"The silhouette is estimated on a random sample of {SILHOUETTE_SAMPLE:,} points."
         )
-    values = catalog_metrics(wanted, data, states, kwargs=extra, bootstrap=bootstrap, seed=seed)
+    values = catalog_metrics(
+        wanted,
+        data,
+        states,
+        kwargs=extra,
+        bootstrap=bootstrap,
+        seed=seed,
+        method=ci_method,
+        progress=progress,
+    )
     if not details:
         return Section(title, "clustering", values, notes=tuple(notes))
     plots = []

@@ -24,4 +24,11 @@ from ._engine import __all__ as _engine_all
 from ._paired import *  # noqa: F403
 from ._paired import __all__ as _paired_all
 
-__all__ = [*_bootstrap_all, *_cluster_all, *_corrections_all, *_delong_all, *_engine_all, *_paired_all]
+__all__ = [
+    *_bootstrap_all,
+    *_cluster_all,
+    *_corrections_all,
+    *_delong_all,
+    *_engine_all,
+    *_paired_all,
+]
