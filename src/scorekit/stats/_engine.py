@@ -117,17 +117,40 @@ def bootstrap_metrics(
     True
     """
     check_option(method, "method", METHODS)
-    check_option(weights, "weights", WEIGHTS)
-    n_resamples = _check_resamples(n_resamples)
     if not 0.0 < float(confidence) < 1.0:
         raise ParameterError(f"confidence={confidence!r} must lie strictly between 0 and 1")
-    rng = random_generator(seed)
+    check_option(weights, "weights", WEIGHTS)
+    _check_resamples(n_resamples)
     if not rows:
         return []
+    plan, theta_hat, thetas = _resample(
+        rows, data, kwargs, n_resamples, seed, weights, progress
+    )
+    alpha = 1.0 - float(confidence)
+    out = []
+    for j in range(len(rows)):
+        jack = functools.partial(plan.jackknife, j) if method == "bca" else None
+        out.append(_interval(float(theta_hat[j]), thetas[j], alpha, jack, basic=method == "basic"))
+    return out
+
+
+def _resample(
+    rows: Sequence[Any],
+    data: Mapping[str, tuple[AnyArray, ...]],
+    kwargs: Callable[[Any], Mapping[str, Any]],
+    n_resamples: int,
+    seed: int | np.random.Generator | None,
+    weights: str,
+    progress: Progress | None,
+) -> tuple[_Plan, FloatArray, FloatArray]:
+    """The plan, each row's value on the data and on every resample (rows × resamples)."""
+    check_option(weights, "weights", WEIGHTS)
+    n_resamples = _check_resamples(n_resamples)
+    rng = random_generator(seed)
     lengths = {int(np.shape(a)[0]) for r in rows for a in data[r.inputs]}
-    if len(lengths) != 1:
+    if len(lengths) > 1:
         raise ParameterError(f"the data arrays have different lengths {sorted(lengths)}")
-    n = lengths.pop()
+    n = lengths.pop() if lengths else 0
     nonempty(n, "data")
     plan = _Plan(rows, data, kwargs, n)
     thetas = np.empty((len(rows), n_resamples))
@@ -145,12 +168,7 @@ def bootstrap_metrics(
             done += size
             if progress is not None:
                 progress(done, n_resamples)
-    alpha = 1.0 - float(confidence)
-    out = []
-    for j in range(len(rows)):
-        jack = functools.partial(plan.jackknife, j) if method == "bca" else None
-        out.append(_interval(float(theta_hat[j]), thetas[j], alpha, jack, basic=method == "basic"))
-    return out
+    return plan, theta_hat, thetas
 
 
 class _Plan:
