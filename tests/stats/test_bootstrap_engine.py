@@ -120,11 +120,10 @@ def test_regression_rows_resample_rows():
     t = rng.normal(size=200)
     p = t + rng.normal(size=200)
     names = ["mae", "rmse", "r2", "median_absolute_error"]
-    got = bootstrap_metrics(
-        [get(m) for m in names], {"regression": (t, p)}, n_resamples=50, seed=2
-    )
+    got = bootstrap_metrics([get(m) for m in names], {"regression": (t, p)}, n_resamples=50, seed=2)
     for name, interval in zip(names, got, strict=True):
-        want = bootstrap_ci(lambda a, b, r=get(name): r(a, b), t, p, n_resamples=50, seed=2)
+        row = get(name)
+        want = bootstrap_ci(lambda a, b, r=row: r(a, b), t, p, n_resamples=50, seed=2)
         assert interval == pytest.approx(want, abs=1e-12)
 
 
@@ -153,7 +152,8 @@ def test_bca_grouped_jackknife_for_many_rows():
     (plow, phigh), = bootstrap_metrics([get("average_precision")], data, n_resamples=200, seed=1)  # fmt: skip
     ap = get("average_precision")(*data["scores"])
     assert low < ap < high
-    assert abs(low - plow) < 0.02 and abs(high - phigh) < 0.02
+    assert abs(low - plow) < 0.02
+    assert abs(high - phigh) < 0.02
 
 
 def test_basic_is_the_percentile_interval_reflected():
@@ -255,7 +255,9 @@ def test_cli_ci_method(tmp_path, method):
     data = _data(300, 5, 2)
     y, s = data["scores"]
     path = tmp_path / "p.csv"
-    path.write_text("y,s\n" + "".join(f"{a},{b!r}\n" for a, b in zip(y.tolist(), s.tolist(), strict=True)))
+    path.write_text(
+        "y,s\n" + "".join(f"{a},{b!r}\n" for a, b in zip(y.tolist(), s.tolist(), strict=True))
+    )
     args = ["classify", path, "--true", "y", "--score", "s", "--bootstrap", "60", "--seed", "2"]
     out = _sk(*args, "--ci-method", method, "--format", "json", "--quiet")
     assert out.returncode == 0, out.stderr
@@ -265,7 +267,8 @@ def test_cli_ci_method(tmp_path, method):
     assert (got["roc_auc"]["ci_low"], got["roc_auc"]["ci_high"]) == pytest.approx(want, abs=1e-12)
     bad = _sk(*args, "--ci-method", "student")
     assert bad.returncode == 2
-    assert "--ci-method" in bad.stderr and "Traceback" not in bad.stderr
+    assert "--ci-method" in bad.stderr
+    assert "Traceback" not in bad.stderr
 
 
 def test_cli_progress_bar_replaces_the_spinner_and_is_silent_when_quiet():
@@ -277,6 +280,7 @@ def test_cli_progress_bar_replaces_the_spinner_and_is_silent_when_quiet():
         bar = p.bar("bootstrap")
         assert bar is not None
         bar(5, 10)
-        assert bar._bar is not None and bar._bar._display is not None
+        assert bar._bar is not None
+        assert bar._bar._display is not None
         bar(10, 10)
         assert bar._bar is None

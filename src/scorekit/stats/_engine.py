@@ -40,7 +40,14 @@ import numpy as np
 from .._errors import ParameterError, ScorekitError, UndefinedMetricWarning
 from .._typing import AnyArray, FloatArray, IntArray
 from .._validation import check_option, nonempty, random_generator
-from ._bootstrap import METHODS, _auc_jackknife, _blocks, _interval, auc_cells
+from ._bootstrap import (
+    METHODS,
+    _auc_jackknife,
+    _blocks,
+    _interval,
+    auc_cells,
+    auc_from_cell_counts,
+)
 from ._paired import _check_resamples
 
 __all__ = ["WEIGHTS", "bootstrap_metrics"]
@@ -123,9 +130,7 @@ def bootstrap_metrics(
     _check_resamples(n_resamples)
     if not rows:
         return []
-    plan, theta_hat, thetas = _resample(
-        rows, data, kwargs, n_resamples, seed, weights, progress
-    )
+    plan, theta_hat, thetas = _resample(rows, data, kwargs, n_resamples, seed, weights, progress)
     alpha = 1.0 - float(confidence)
     out = []
     for j in range(len(rows)):
@@ -195,6 +200,8 @@ class _Plan:
                     cells, groups = auc_cells(pos, np.asarray(arrays[1], dtype=np.float64))
                     uniq = np.unique(np.asarray(arrays[1], dtype=np.float64))
                     self.curve = (cells, groups, uniq[::-1].copy())
+                if row.method == "roc_auc" and not row.options:  # the whole block at once
+                    return _Job("auc", functools.partial(row.from_state))
                 return _Job("curve", functools.partial(row.from_state))
             if row.accumulator == "ConfusionMatrix" and _is01(arrays[1]):
                 if self.confusion is None:
@@ -210,15 +217,21 @@ class _Plan:
         size = (idx if idx is not None else counts).shape[0]  # type: ignore[union-attr]
         out = np.full((len(self.jobs), size), np.nan)
         kinds = {job.kind for job in self.jobs}
-        curves = self._curve_counts(idx, counts) if "curve" in kinds else None
+        curves = self._curve_counts(idx, counts) if kinds & {"curve", "auc"} else None
+        auc = None
+        if curves is not None and "auc" in kinds:
+            auc = auc_from_cell_counts(curves.astype(np.float64))
         tables = self._confusion_counts(idx, counts) if "confusion" in kinds else None
         mult = counts
         if mult is None and "weighted" in kinds:
             mult = _multiplicities(idx, self.n)  # type: ignore[arg-type]
         for b in range(size):
-            curve = None if curves is None else self._curve_state(curves[b])
+            curve = None if curves is None or "curve" not in kinds else self._curve_state(curves[b])
             table = None if tables is None else _confusion_state(tables[b])
             for j, job in enumerate(self.jobs):
+                if job.kind == "auc":
+                    out[j, b] = auc[b]  # type: ignore[index]
+                    continue
                 if job.kind == "curve":
                     arg: Any = curve
                 elif job.kind == "confusion":
@@ -230,12 +243,12 @@ class _Plan:
                 out[j, b] = _safe(job.value, arg)
         return out
 
-    def _curve_counts(self, idx: IntArray | None, counts: IntArray | None) -> FloatArray:
+    def _curve_counts(self, idx: IntArray | None, counts: IntArray | None) -> IntArray:
         cells, groups, _ = self.curve  # type: ignore[misc]
         return _cell_counts(cells, 2 * groups, idx, counts).reshape(-1, 2, groups)
 
     def _confusion_counts(self, idx: IntArray | None, counts: IntArray | None) -> FloatArray:
-        return _cell_counts(self.confusion, 4, idx, counts)  # type: ignore[arg-type]
+        return _cell_counts(self.confusion, 4, idx, counts).astype(np.float64)  # type: ignore[arg-type]
 
     def _curve_state(self, table: FloatArray) -> Any:
         """A ``BinaryCurve`` holding one resample's table (negatives row 0, ascending scores)."""
@@ -246,7 +259,8 @@ class _Plan:
         neg, pos = table[0, ::-1], table[1, ::-1]
         keep = (pos + neg) > 0
         acc = BinaryCurve()
-        acc._pending.replace(CurveState(scores[keep], pos[keep], neg[keep]))
+        weights = (pos[keep].astype(np.float64), neg[keep].astype(np.float64))
+        acc._pending.replace(CurveState(scores[keep], *weights))
         acc._classes = np.flatnonzero([neg.sum() > 0, pos.sum() > 0])
         s = scores[keep]
         if s.size:
@@ -257,11 +271,11 @@ class _Plan:
         """Jackknife values of job j: one per left-out row, or per left-out group of rows."""
         job = self.jobs[j]
         k = _JACKKNIFE_UNITS
-        if job.kind == "curve" and _is_auc(job.value):
+        if job.kind == "auc":
             cells, groups, _ = self.curve  # type: ignore[misc]
             return _auc_jackknife(cells, groups, None)  # type: ignore[no-any-return]
-        if job.kind in ("curve", "confusion"):
-            if job.kind == "curve":
+        if job.kind in ("curve", "auc", "confusion"):
+            if job.kind != "confusion":
                 code, width = self.curve[0], 2 * self.curve[1]  # type: ignore[index]
                 state: Callable[[FloatArray], Any] = lambda t: self._curve_state(  # noqa: E731
                     t.reshape(2, -1)
@@ -295,16 +309,19 @@ class _Plan:
 def _cell_counts(
     code: IntArray, width: int, idx: IntArray | None, counts: IntArray | None
 ) -> FloatArray:
-    """One ``bincount`` of a block: the weight of each cell in each resample, shape (block, width)."""
+    """One ``bincount`` of a block: the count of each cell in each resample, shape (block, width)."""
     if idx is not None:
         size = idx.shape[0]
-        flat = (code[idx] + (np.arange(size) * width)[:, None]).ravel()
-        table = np.bincount(flat, minlength=size * width)
+        flat = code[idx]
+        flat += (np.arange(size) * width)[:, None]
+        table = np.bincount(flat.ravel(), minlength=size * width)
     else:
         size = counts.shape[0]  # type: ignore[union-attr]
         flat = (code[None, :] + (np.arange(size) * width)[:, None]).ravel()
-        table = np.bincount(flat, weights=counts.ravel(), minlength=size * width)  # type: ignore[union-attr]
-    return table.astype(np.float64).reshape(size, width)
+        # Poisson multiplicities are integers: the float sums are exact
+        weights = counts.ravel()  # type: ignore[union-attr]
+        table = np.bincount(flat, weights=weights, minlength=size * width).astype(np.int64)
+    return table.reshape(size, width)
 
 
 def _multiplicities(idx: IntArray, n: int) -> IntArray:
@@ -327,11 +344,6 @@ def _safe(value: Callable[[Any], float], arg: Any) -> float:
         return float(value(arg))
     except ScorekitError:
         return float("nan")
-
-
-def _is_auc(value: Callable[[Any], float]) -> bool:
-    row = getattr(getattr(value, "func", None), "__self__", None)
-    return getattr(row, "method", None) == "roc_auc" and not row.options  # type: ignore[union-attr]
 
 
 def _is01(a: Any) -> bool:
