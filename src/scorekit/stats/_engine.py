@@ -308,7 +308,7 @@ class _Plan:
 
 def _cell_counts(
     code: IntArray, width: int, idx: IntArray | None, counts: IntArray | None
-) -> FloatArray:
+) -> IntArray:
     """One ``bincount`` of a block: the count of each cell in each resample, shape (block, width)."""
     if idx is not None:
         size = idx.shape[0]
@@ -321,7 +321,8 @@ def _cell_counts(
         # Poisson multiplicities are integers: the float sums are exact
         weights = counts.ravel()  # type: ignore[union-attr]
         table = np.bincount(flat, weights=weights, minlength=size * width).astype(np.int64)
-    return table.reshape(size, width)
+    out: IntArray = table.reshape(size, width)
+    return out
 
 
 def _multiplicities(idx: IntArray, n: int) -> IntArray:
