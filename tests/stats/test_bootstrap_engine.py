@@ -86,11 +86,15 @@ def test_curve_rows_equal_per_resample_recomputation(decimals, weights):
     np.testing.assert_allclose(theta_hat, point, rtol=0, atol=1e-12)
 
 
+@pytest.mark.parametrize("cut", [True, False])
 @pytest.mark.parametrize("weights", ["multinomial", "poisson"])
-def test_count_rows_equal_exactly(weights):
+def test_count_rows_equal_exactly(weights, cut):
     names = LABEL_ROWS
     assert {"accuracy", "precision", "recall", "f1", "matthews_corrcoef"} <= set(names)
     data = _data(300, 2)
+    if not cut:  # predicted labels that are not a cut of the scores: their own 2x2 cells
+        y = data["labels"][0]
+        data["labels"] = (y, np.random.default_rng(0).integers(0, 2, y.size))
     rows = [get(m) for m in names]
     _, _, got = _resample(rows, data, lambda r: {}, 40, 3, weights, None)
     want = _reference(names, data, 40, 3, weights)
@@ -99,9 +103,11 @@ def test_count_rows_equal_exactly(weights):
         np.testing.assert_allclose(got[j], want[j], rtol=1e-15, atol=0, err_msg=name)
     # the 2x2 tables of each resample are exact counts
     plan, _, _ = _resample(rows, data, lambda r: {}, 1, 3, weights, None)
+    assert (plan.split is not None) == cut
     idx = np.random.default_rng(3).integers(0, 300, size=(5, 300))
     y, y_hat = data["labels"]
-    tables = plan._confusion_counts(idx, None)
+    curves = plan._curve_counts(idx, None) if cut else None
+    tables = plan._confusion_counts(idx, None, curves)
     for b in range(5):
         want_table = np.bincount(2 * y[idx[b]] + y_hat[idx[b]], minlength=4)
         np.testing.assert_array_equal(tables[b], want_table)

@@ -117,11 +117,13 @@ def bootstrap_metrics(
 
     Examples
     --------
+    Every positive scores above every negative, so every resample's Gini is 1
+    and its ROC AUC 1:
+
     >>> from scorekit._catalog import get
-    >>> y, s = np.array([0, 0, 1, 1]), np.array([0.1, 0.4, 0.35, 0.8])
-    >>> [(lo, hi)] = bootstrap_metrics([get("gini")], {"scores": (y, s)}, n_resamples=50)
-    >>> -1.0 <= lo <= hi <= 1.0
-    True
+    >>> y, s = np.repeat([0, 1], 20), np.arange(40) / 40
+    >>> bootstrap_metrics([get("gini"), get("roc_auc")], {"scores": (y, s)}, n_resamples=50)
+    [(1.0, 1.0), (1.0, 1.0)]
     """
     check_option(method, "method", METHODS)
     if not 0.0 < float(confidence) < 1.0:
@@ -189,44 +191,81 @@ class _Plan:
         self.n = n
         self.curve: tuple[IntArray, int, FloatArray] | None = None
         self.confusion: IntArray | None = None
+        self.split: int | None = None  # ŷ = 1 from this score rank up: 2×2 tables from curves
+        # the (0/1 labels, finite scores) of the score rows: the data of the curve states
+        self.scored = next(
+            (
+                data[k]
+                for k in _SCORE_KINDS
+                if k in data and len(data[k]) == 2 and _is01(data[k][0]) and _finite(data[k][1])
+            ),
+            None,
+        )
         self.jobs = [self._job(row, data[row.inputs], dict(kwargs(row))) for row in rows]
+
+    def _on_curve(self, arrays: tuple[AnyArray, ...]) -> bool:
+        """Whether ``arrays`` are the scored rows; codes their cells (one sort) on first use."""
+        if self.scored is None or not all(
+            a is b or np.array_equal(a, b) for a, b in zip(arrays, self.scored, strict=False)
+        ):
+            return False
+        if self.curve is None:
+            y, s = self.scored
+            scores = np.asarray(s, dtype=np.float64)
+            cells, groups = auc_cells(np.asarray(y) == 1, scores)
+            self.curve = (cells, groups, np.unique(scores))
+        return True
 
     def _job(self, row: Any, arrays: tuple[AnyArray, ...], extra: dict[str, Any]) -> _Job:
         binary = len(arrays) == 2 and not extra and all(np.ndim(a) == 1 for a in arrays)
-        if binary and _is01(arrays[0]):
-            if row.accumulator == "BinaryCurve" and _finite(arrays[1]):
-                if self.curve is None:
-                    pos = np.asarray(arrays[0]) == 1
-                    cells, groups = auc_cells(pos, np.asarray(arrays[1], dtype=np.float64))
-                    uniq = np.unique(np.asarray(arrays[1], dtype=np.float64))
-                    self.curve = (cells, groups, uniq[::-1].copy())
-                if row.method == "roc_auc" and not row.options:  # the whole block at once
-                    return _Job("auc", functools.partial(row.from_state))
-                return _Job("curve", functools.partial(row.from_state))
-            if row.accumulator == "ConfusionMatrix" and _is01(arrays[1]):
-                if self.confusion is None:
-                    self.confusion = 2 * np.asarray(arrays[0], dtype=np.int64) + arrays[1]
+        if binary and row.accumulator == "BinaryCurve" and self._on_curve(arrays):
+            if row.method == "roc_auc" and not row.options:  # the whole block at once
+                return _Job("auc", functools.partial(row.from_state))
+            return _Job("curve", functools.partial(row.from_state))
+        if binary and row.accumulator == "ConfusionMatrix" and _is01(arrays[0]):
+            if _is01(arrays[1]) and self.split is None and self.confusion is None:
+                self._plan_confusion(arrays)
+            if self.split is not None or self.confusion is not None:
                 return _Job("confusion", functools.partial(row.from_state))
         fn = functools.partial(row.function, **row.options, **extra)
         if row.inputs in _SCORE_KINDS and row.weighted and "sample_weight" not in extra:
+            if len(arrays) == 2 and self._on_curve(arrays):  # rows alike summed: cells' weights
+                return _Job("cells", lambda c: float(fn(*c[:2], sample_weight=c[2])))
             return _Job("weighted", lambda m: float(fn(*arrays, sample_weight=m)))
         return _Job("rows", lambda rows: float(fn(*(np.asarray(a)[rows] for a in arrays))))
+
+    def _plan_confusion(self, arrays: tuple[AnyArray, ...]) -> None:
+        """2×2 tables from the curve tables when ŷ is the scored rows' score above a cut, else cells."""
+        y_hat = np.asarray(arrays[1])
+        if self.scored is not None and self._on_curve((arrays[0], self.scored[1])):
+            cells, groups, _ = self.curve  # type: ignore[misc]
+            rank = cells - groups * (cells >= groups)
+            cut = int(rank[y_hat == 1].min()) if y_hat.any() else groups
+            if np.array_equal(y_hat == 1, rank >= cut):
+                self.split = cut
+                return
+        self.confusion = 2 * np.asarray(arrays[0], dtype=np.int64) + y_hat
 
     def values(self, idx: IntArray | None, counts: IntArray | None) -> FloatArray:
         """Every job's value on each resample of a block (draws ``idx`` or multiplicities)."""
         size = (idx if idx is not None else counts).shape[0]  # type: ignore[union-attr]
         out = np.full((len(self.jobs), size), np.nan)
         kinds = {job.kind for job in self.jobs}
-        curves = self._curve_counts(idx, counts) if kinds & {"curve", "auc"} else None
+        curves = None
+        if kinds & {"curve", "auc", "cells"} or self.split is not None:
+            curves = self._curve_counts(idx, counts)
         auc = None
         if curves is not None and "auc" in kinds:
             auc = auc_from_cell_counts(curves.astype(np.float64))
-        tables = self._confusion_counts(idx, counts) if "confusion" in kinds else None
+        tables = None
+        if "confusion" in kinds:
+            tables = self._confusion_counts(idx, counts, curves)
         mult = counts
         if mult is None and "weighted" in kinds:
             mult = _multiplicities(idx, self.n)  # type: ignore[arg-type]
         for b in range(size):
-            curve = None if curves is None or "curve" not in kinds else self._curve_state(curves[b])
+            curve = self._curve_state(curves[b]) if "curve" in kinds else None  # type: ignore[index]
+            cells = self._cell_rows(curves[b]) if "cells" in kinds else None  # type: ignore[index]
             table = None if tables is None else _confusion_state(tables[b])
             for j, job in enumerate(self.jobs):
                 if job.kind == "auc":
@@ -234,6 +273,8 @@ class _Plan:
                     continue
                 if job.kind == "curve":
                     arg: Any = curve
+                elif job.kind == "cells":
+                    arg = cells
                 elif job.kind == "confusion":
                     arg = table
                 elif job.kind == "weighted":
@@ -243,20 +284,49 @@ class _Plan:
                 out[j, b] = _safe(job.value, arg)
         return out
 
+    def _cell_rows(self, table: IntArray) -> tuple[IntArray, FloatArray, FloatArray]:
+        """The distinct (label, score) rows of a resample and their counts, as weighted rows."""
+        _, groups, scores = self.curve  # type: ignore[misc]
+        w = table.reshape(-1)
+        keep = np.flatnonzero(w)
+        return keep // groups, scores[keep % groups], w[keep].astype(np.float64)
+
     def _curve_counts(self, idx: IntArray | None, counts: IntArray | None) -> IntArray:
         cells, groups, _ = self.curve  # type: ignore[misc]
         return _cell_counts(cells, 2 * groups, idx, counts).reshape(-1, 2, groups)
 
-    def _confusion_counts(self, idx: IntArray | None, counts: IntArray | None) -> FloatArray:
-        return _cell_counts(self.confusion, 4, idx, counts).astype(np.float64)  # type: ignore[arg-type]
+    def _confusion_counts(
+        self, idx: IntArray | None, counts: IntArray | None, curves: IntArray | None
+    ) -> FloatArray:
+        """Each resample's (tn, fp, fn, tp): sums of its curve table when ŷ is a score cut."""
+        if self.split is None:
+            return _cell_counts(self.confusion, 4, idx, counts).astype(np.float64)  # type: ignore[arg-type]
+        return self._split_tables(curves)  # type: ignore[arg-type]
+
+    def _split_tables(self, curves: IntArray | FloatArray) -> FloatArray:
+        """(tn, fp, fn, tp) of each (block, 2, G) curve table: its weight below and above the cut."""
+        c = self.split
+        below, above = curves[..., :c].sum(axis=-1), curves[..., c:].sum(axis=-1)
+        out: FloatArray = np.stack(
+            [below[:, 0], above[:, 0], below[:, 1], above[:, 1]], axis=1
+        ).astype(np.float64)
+        return out
+
+    def _table_arg(self, kind: str) -> Callable[[FloatArray], Any]:
+        """What a job of ``kind`` takes, from one flat (2G,) curve table (for the jackknife)."""
+        if kind == "curve":
+            return lambda t: self._curve_state(t.reshape(2, -1))
+        if kind == "cells":
+            return self._cell_rows  # type: ignore[return-value]
+        return lambda t: _confusion_state(self._split_tables(t.reshape(1, 2, -1))[0])
 
     def _curve_state(self, table: FloatArray) -> Any:
         """A ``BinaryCurve`` holding one resample's table (negatives row 0, ascending scores)."""
         from ..classification._curve_kernel import CurveState
         from ..stream import BinaryCurve
 
-        _, _, scores = self.curve  # type: ignore[misc]
-        neg, pos = table[0, ::-1], table[1, ::-1]
+        _, _, ascending = self.curve  # type: ignore[misc]
+        neg, pos, scores = table[0, ::-1], table[1, ::-1], ascending[::-1]
         keep = (pos + neg) > 0
         acc = BinaryCurve()
         weights = (pos[keep].astype(np.float64), neg[keep].astype(np.float64))
@@ -274,12 +344,14 @@ class _Plan:
         if job.kind == "auc":
             cells, groups, _ = self.curve  # type: ignore[misc]
             return _auc_jackknife(cells, groups, None)  # type: ignore[no-any-return]
-        if job.kind in ("curve", "auc", "confusion"):
-            if job.kind != "confusion":
+        on_curve = job.kind in ("curve", "cells") or (
+            job.kind == "confusion" and self.confusion is None
+        )
+        if on_curve or job.kind == "confusion":
+            state: Callable[[FloatArray], Any]
+            if on_curve:
                 code, width = self.curve[0], 2 * self.curve[1]  # type: ignore[index]
-                state: Callable[[FloatArray], Any] = lambda t: self._curve_state(  # noqa: E731
-                    t.reshape(2, -1)
-                )
+                state = self._table_arg(job.kind)
             else:
                 code, width, state = self.confusion, 4, _confusion_state  # type: ignore[assignment]
             full = np.bincount(code, minlength=width).astype(np.float64)
