@@ -290,3 +290,59 @@ def test_cli_progress_bar_replaces_the_spinner_and_is_silent_when_quiet():
         assert bar._bar._display is not None
         bar(10, 10)
         assert bar._bar is None
+
+
+def test_cell_draws_follow_their_seed_contract():
+    # weights="cells": resample b is rng.multinomial(n, cell_counts / n) over the (label, score)
+    # cells; the rows it stands for are each cell's (label, score) repeated by its count
+    data = _data(500, 3, 2)
+    y, s = data["scores"]
+    names = [*CURVE_ROWS, "brier_score", "accuracy", "f1"]
+    rows = [get(m) for m in names]
+    _, _, got = _resample(rows, data, lambda r: {}, 25, 5, "cells", None)
+    uniq, g = np.unique(s, return_inverse=True)
+    cells = g + uniq.size * y
+    share = np.bincount(cells, minlength=2 * uniq.size) / y.size
+    tables = np.random.default_rng(5).multinomial(y.size, share, size=25)
+    label = np.repeat([0, 1], uniq.size)
+    score = np.tile(uniq, 2)
+    y_hat = data["labels"][1]
+    cut = uniq[np.unique(g[y_hat == 1]).min()]
+    for b in range(25):
+        yy, ss = np.repeat(label, tables[b]), np.repeat(score, tables[b])
+        resample = {
+            "scores": (yy, ss),
+            "probabilities": (yy, ss),
+            "labels": (yy, (ss >= cut).astype(np.int64)),
+        }
+        for j, row in enumerate(rows):
+            want = row(*resample[row.inputs])
+            assert got[j, b] == pytest.approx(want, abs=1e-12), row.name
+
+
+def test_cell_draws_need_every_metric_on_the_cells():
+    data = _data(100, 1)
+    data["labels"] = (data["labels"][0], np.random.default_rng(0).integers(0, 2, 100))
+    with pytest.raises(ParameterError, match="weights='cells'"):
+        bootstrap_metrics([get("roc_auc"), get("accuracy")], data, n_resamples=5, weights="cells")
+
+
+def test_cli_draws_cells_and_its_error(tmp_path):
+    data = _data(300, 5, 2)
+    y, s = data["scores"]
+    path = tmp_path / "p.csv"
+    path.write_text(
+        "y,s\n" + "".join(f"{a},{b!r}\n" for a, b in zip(y.tolist(), s.tolist(), strict=True))
+    )
+    args = ["classify", path, "--true", "y", "--score", "s", "--bootstrap", "40", "--seed", "1"]
+    out = _sk(*args, "--draws", "cells", "--format", "json", "--quiet")
+    assert out.returncode == 0, out.stderr
+    got = json.loads(out.stdout)["roc_auc"]
+    ((low, high),) = bootstrap_metrics(
+        [get("roc_auc")], {"scores": (y, s)}, n_resamples=40, seed=1, weights="cells"
+    )
+    assert (got["ci_low"], got["ci_high"]) == pytest.approx((low, high), abs=1e-12)
+    bad = _sk(*args, "--draws", "cells", "-m", "roc_auc,expected_calibration_error")
+    assert bad.returncode == 2
+    assert "--draws cells" in bad.stderr
+    assert len(bad.stderr.strip().splitlines()) == 1

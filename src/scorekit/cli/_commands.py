@@ -183,6 +183,14 @@ def build_parser() -> argparse.ArgumentParser:
         [_common()],
     )
     p.add_argument("file", metavar="FILE")
+    p.add_argument(
+        "--draws",
+        choices=("rows", "cells", "poisson"),
+        default="rows",
+        help="with --score and --bootstrap: resample row indices (default; the draws of "
+        "scorekit.stats.bootstrap_ci), the counts of the (label, score) cells (same "
+        "distribution, faster when scores repeat) or Poisson(1) row weights",
+    )
     _metric_option(p, "classification")
     p.add_argument("--true", required=True, metavar="COL", help="column of true labels")
     which = p.add_mutually_exclusive_group(required=True)

@@ -116,6 +116,7 @@ def _classify(args: argparse.Namespace) -> int:
             seed=args.seed,
             ci_method=args.ci_method,
             progress=progress.bar("bootstrap"),
+            draws=args.draws,
             details=report is not None,
             title=f"Classification: {target} against {args.true}",
             names=(f"column {args.true!r}", f"column {target!r}"),

@@ -148,6 +148,7 @@ def catalog_metrics(
     confidence: float = 0.95,
     method: str = "percentile",
     progress: Callable[[int, int], None] | None = None,
+    weights: str = "multinomial",
 ) -> tuple[Metric, ...]:
     """The value of each catalog row, from an accumulator state where one is at hand.
 
@@ -158,7 +159,8 @@ def catalog_metrics(
     the caller adds (``pos_label``, the GAUC weights ...). With ``bootstrap > 0``
     rows get an interval (``method``: percentile, bca or basic) from
     :func:`scorekit.stats.bootstrap_metrics` (every row from the same resamples;
-    ``progress(done, total)`` after each block), except rows whose ``bootstrap``
+    ``progress(done, total)`` after each block; ``weights``: how resamples are
+    drawn), except rows whose ``bootstrap``
     is ``"none"`` (order statistics).
     """
     values = []
@@ -184,6 +186,7 @@ def catalog_metrics(
             seed=seed,
             method=method,
             progress=progress,
+            weights=weights,
         )
     )
     out = []

@@ -11,7 +11,14 @@ from .._catalog import MetricInfo, select
 from .._codes import distinct
 from .._errors import ParameterError, ScorekitError
 from .._typing import AnyArray, FloatArray
-from .._validation import binary_target, check_same_length, labels_1d, scores_1d, scores_2d
+from .._validation import (
+    binary_target,
+    check_option,
+    check_same_length,
+    labels_1d,
+    scores_1d,
+    scores_2d,
+)
 from ..classification._calibration import _curve_from_bins
 from ..classification._labels import unique_labels
 from ..stream import BinaryCurve, ConfusionMatrix, Contingency, RegressionMoments
@@ -44,6 +51,10 @@ def _count(value: Any) -> Any:
     return value
 
 
+#: ``draws`` of the sections -> ``weights`` of :func:`scorekit.stats.bootstrap_metrics`.
+_DRAWS = {"rows": "multinomial", "cells": "cells", "poisson": "poisson"}
+
+
 def _binary_scores_section(
     y_true: Any,
     y_score: Any,
@@ -54,6 +65,7 @@ def _binary_scores_section(
     seed: int,
     ci_method: str,
     progress: Callable[[int, int], None] | None,
+    draws: str,
     details: bool,
     title: str,
     names: tuple[str, str],
@@ -115,7 +127,14 @@ def _binary_scores_section(
             "Scores are not all in [0, 1]: log loss, Brier score and calibration are left out."
         )
     values = catalog_metrics(
-        wanted, data, states, bootstrap=bootstrap, seed=seed, method=ci_method, progress=progress
+        wanted,
+        data,
+        states,
+        bootstrap=bootstrap,
+        seed=seed,
+        method=ci_method,
+        progress=progress,
+        weights=_DRAWS[draws],
     )
     if not details:
         return Section(title, "classification", values, notes=tuple(notes))
@@ -436,6 +455,7 @@ def classification_section(
     seed: int = 0,
     ci_method: str = "percentile",
     progress: Callable[[int, int], None] | None = None,
+    draws: str = "rows",
     details: bool = True,
     title: str = "Classification",
     names: tuple[str, str] | None = None,
@@ -450,7 +470,13 @@ def classification_section(
     ``metrics`` replaces those defaults by any catalog names the inputs allow
     (``"all"``: every one; see :func:`scorekit.metrics`). ``names`` are the
     names used in error messages (default ``y_true`` and ``y_score``/``y_pred``).
+    With ``bootstrap > 0`` (scores), ``draws`` is how resamples are drawn
+    (:func:`scorekit.stats.bootstrap_metrics`): ``"rows"`` (row indices, the
+    draws of ``bootstrap_ci``), ``"cells"`` (the counts of the (label, score)
+    cells, the same distribution at a cost per resample in distinct scores)
+    or ``"poisson"`` (Poisson(1) multiplicities).
     """
+    check_option(draws, "draws", tuple(_DRAWS))
     if (y_score is None) == (y_pred is None):
         raise ScorekitError("pass exactly one of y_score and y_pred")
     if y_score is not None:
@@ -463,6 +489,7 @@ def classification_section(
             seed=seed,
             ci_method=ci_method,
             progress=progress,
+            draws=draws,
             details=details,
             title=title,
             names=names or ("y_true", "y_score"),

@@ -24,7 +24,12 @@ and the block sizes of :func:`~scorekit.stats.bootstrap_ci`, which draws the
 same: for one seed, resample b is the same rows for every metric here and
 for ``bootstrap_ci``. ``weights="poisson"`` draws each row's multiplicity
 as ``rng.poisson(1.0, (block, n))`` in the same blocks (the resample size
-varies around n).
+varies around n). ``weights="cells"`` draws each resample's counts of the
+(label, distinct score) cells directly, ``rng.multinomial(n, cell_counts / n,
+(block,))``: the same distribution as ``"multinomial"`` (not the same draws),
+at a cost per resample in the number of cells instead of rows; every row must
+then be a curve metric, a weighted score metric or a label metric at a score
+cut.
 """
 
 from __future__ import annotations
@@ -52,7 +57,8 @@ from ._paired import _check_resamples
 
 __all__ = ["WEIGHTS", "bootstrap_metrics"]
 
-WEIGHTS = ("multinomial", "poisson")
+WEIGHTS = ("multinomial", "poisson", "cells")
+_CELL_KINDS = ("auc", "curve", "cells", "confusion")
 #: BCa's jackknife: leave-one-out over the distinct cells when there are at most this many,
 #: else delete-a-group over this many groups of rows (row i in group i mod K).
 _JACKKNIFE_UNITS = 256
@@ -112,7 +118,7 @@ def bootstrap_metrics(
     confidence : float, default=0.95
     seed : int, Generator or None, default=0
     method : {"percentile", "bca", "basic"}, default="percentile"
-    weights : {"multinomial", "poisson"}, default="multinomial"
+    weights : {"multinomial", "poisson", "cells"}, default="multinomial"
     progress : callable, optional
 
     Examples
@@ -165,13 +171,18 @@ def _resample(
     with warnings.catch_warnings():  # undefined resamples are counted once, in _interval
         warnings.simplefilter("ignore", UndefinedMetricWarning)
         theta_hat = plan.values(None, np.ones((1, n), dtype=np.int64))[:, 0]
-        for size in _blocks(n_resamples, n):
+        if weights == "cells":
+            share = plan.cell_shares()
+        for size in _blocks(n_resamples, n if weights != "cells" else share.size):
             if weights == "multinomial":
                 idx = rng.integers(0, n, size=(size, n))
                 thetas[:, done : done + size] = plan.values(idx, None)
-            else:
+            elif weights == "poisson":
                 counts = rng.poisson(1.0, size=(size, n))
                 thetas[:, done : done + size] = plan.values(None, counts)
+            else:
+                tables = rng.multinomial(n, share, size=size)
+                thetas[:, done : done + size] = plan.values(None, None, tables)
             done += size
             if progress is not None:
                 progress(done, n_resamples)
@@ -246,14 +257,38 @@ class _Plan:
                 return
         self.confusion = 2 * np.asarray(arrays[0], dtype=np.int64) + y_hat
 
-    def values(self, idx: IntArray | None, counts: IntArray | None) -> FloatArray:
-        """Every job's value on each resample of a block (draws ``idx`` or multiplicities)."""
-        size = (idx if idx is not None else counts).shape[0]  # type: ignore[union-attr]
+    def cell_shares(self) -> FloatArray:
+        """Each score cell's share of the rows (``weights="cells"``: every row must be on them)."""
+        off = [
+            j.kind
+            for j in self.jobs
+            if j.kind not in _CELL_KINDS or (j.kind == "confusion" and self.split is None)
+        ]
+        if off or self.curve is None:
+            raise ParameterError(
+                "weights='cells' (--draws cells) draws the counts of the (label, score) cells: "
+                "every metric must be computed from them (curve metrics, weighted score "
+                "metrics, labels at a score cut); draw rows instead"
+            )
+        cells, groups, _ = self.curve
+        share: FloatArray = np.bincount(cells, minlength=2 * groups) / self.n
+        return share
+
+    def values(
+        self, idx: IntArray | None, counts: IntArray | None, cell_counts: IntArray | None = None
+    ) -> FloatArray:
+        """Every job's value on each resample of a block (draws, multiplicities or cell counts)."""
+        given = idx if idx is not None else counts if counts is not None else cell_counts
+        size = given.shape[0]  # type: ignore[union-attr]
         out = np.full((len(self.jobs), size), np.nan)
         kinds = {job.kind for job in self.jobs}
         curves = None
         if kinds & {"curve", "auc", "cells"} or self.split is not None:
-            curves = self._curve_counts(idx, counts)
+            curves = (
+                self._curve_counts(idx, counts)
+                if cell_counts is None
+                else cell_counts.reshape(size, 2, -1)
+            )
         auc = None
         if curves is not None and "auc" in kinds:
             auc = auc_from_cell_counts(curves.astype(np.float64))
