@@ -5,7 +5,10 @@
   accuracy, precision, recall, f1) with N resamples, against the same section
   without intervals; issue 15's target is <= 20x for 1,000 resamples on 1M
   rows. Continuous scores (about one distinct score per row) and scores at a
-  1e-4 resolution (a CTR model's output rounded).
+  1e-4 resolution (a CTR model's output rounded); ``--draws rows`` (row
+  indices, the draws of bootstrap_ci) and ``--draws cells`` (the counts of
+  the (label, score) cells: the same distribution, a cost per resample in
+  distinct scores).
 - ``gauc --bootstrap N``: the GAUC section on --rows rows / --users users
   against the section without intervals: the default section (GAUC with
   users resampled: per-user AUCs once, then weighted means; the overall
@@ -62,10 +65,14 @@ def main() -> None:
 
     for label, score in (("continuous", s), ("1e-4 grid", np.round(s, 4))):
         one, _ = best_time(lambda sc=score: classification_section(y, y_score=sc), r)
-        boot, _ = best_time(
-            lambda sc=score: classification_section(y, y_score=sc, bootstrap=k, seed=0), 1
-        )
-        _line(f"classify --bootstrap {FULL} ({label})", one, boot, k, n)
+        for draws in ("rows", "cells"):
+            boot, _ = best_time(
+                lambda sc=score, d=draws: classification_section(
+                    y, y_score=sc, bootstrap=k, seed=0, draws=d
+                ),
+                1,
+            )
+            _line(f"classify --bootstrap {FULL} --draws {draws} ({label})", one, boot, k, n)
 
     users = rng.integers(0, args.users, n)
     for which, wanted in (("gauc, roc_auc", None), ("-m gauc", ["gauc"])):
