@@ -209,8 +209,8 @@ def test_inputs_untouched():
 
 
 def test_error_unknown_method():
-    with pytest.raises(ParameterError, match="method='basic'"):
-        bootstrap_ci(np.mean, [1.0, 2.0], method="basic")
+    with pytest.raises(ParameterError, match="method='student'"):
+        bootstrap_ci(np.mean, [1.0, 2.0], method="student")
 
 
 @pytest.mark.parametrize("confidence", [0, 1, 95])

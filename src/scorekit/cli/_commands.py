@@ -78,10 +78,18 @@ def _common(
             type=int,
             default=0,
             metavar="N",
-            help="add 95%% bootstrap intervals from N resamples (scorekit.stats.bootstrap_ci)",
+            help="add 95%% bootstrap intervals from N resamples, every metric from the same "
+            "resamples (scorekit.stats.bootstrap_metrics; a progress bar on stderr)",
         )
         stats.add_argument(
             "--seed", type=int, default=0, help="seed of the resampling (default: 0)"
+        )
+        stats.add_argument(
+            "--ci-method",
+            choices=("percentile", "bca", "basic"),
+            default="percentile",
+            help="the bootstrap interval: percentile (default), bca (bias-corrected and "
+            "accelerated) or basic (2·estimate − the percentile bounds)",
         )
     return parent
 
@@ -175,6 +183,14 @@ def build_parser() -> argparse.ArgumentParser:
         [_common()],
     )
     p.add_argument("file", metavar="FILE")
+    p.add_argument(
+        "--draws",
+        choices=("rows", "cells", "poisson"),
+        default="rows",
+        help="with --score and --bootstrap: resample row indices (default; the draws of "
+        "scorekit.stats.bootstrap_ci), the counts of the (label, score) cells (same "
+        "distribution, faster when scores repeat) or Poisson(1) row weights",
+    )
     _metric_option(p, "classification")
     p.add_argument("--true", required=True, metavar="COL", help="column of true labels")
     which = p.add_mutually_exclusive_group(required=True)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections.abc import Callable
 from types import TracebackType
 from typing import Any
 
@@ -85,6 +86,30 @@ class Progress:
         """Say what is being done now."""
         self._message = message
 
+    def bar(self, label: str) -> Callable[[int, int], None] | None:
+        """A ``progress(done, total)`` callback drawing a bar with the count and the time left.
+
+        The bar replaces the spinner from its first call until ``done == total``
+        (rich shows one live display at a time); ``None`` when quiet.
+        """
+        return None if self.quiet else _SpinnerBar(self, label)
+
+    def _pause(self) -> None:
+        with self._lock:
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+            if self._live is not None:
+                self._live.stop()
+                self._live = None
+
+    def _resume(self) -> None:
+        with self._lock:
+            if not self._closed and self._live is None and self._timer is None:
+                self._timer = threading.Timer(self.delay, self._show)
+                self._timer.daemon = True
+                self._timer.start()
+
     def __exit__(
         self,
         exc_type: type[BaseException] | None,
@@ -108,8 +133,10 @@ class ChunkBar:
     when ``quiet``.
     """
 
-    def __init__(self, label: str, quiet: bool = False) -> None:
-        self.label, self.quiet = label, quiet
+    def __init__(
+        self, label: str, quiet: bool = False, *, unit: str = "chunks", transient: bool = False
+    ) -> None:
+        self.label, self.quiet, self.unit, self.transient = label, quiet, unit, transient
         self._display: Any = None
         self._task: Any = None
 
@@ -124,9 +151,9 @@ class ChunkBar:
                 bar.TimeElapsedColumn(),
                 bar.TimeRemainingColumn(),
             )
-            self._display = bar.Progress(*columns, console=console)
+            self._display = bar.Progress(*columns, console=console, transient=self.transient)
             self._display.start()
-            self._task = self._display.add_task(f"{self.label}: chunks", total=None)
+            self._task = self._display.add_task(f"{self.label}: {self.unit}", total=None)
         return self
 
     def __call__(self, done: int, total: int | None) -> None:
@@ -137,3 +164,21 @@ class ChunkBar:
         if self._display is not None:
             self._display.stop()
             self._display = None
+
+
+class _SpinnerBar:
+    """``Progress.bar``: a transient :class:`ChunkBar` of resamples that pauses the spinner."""
+
+    def __init__(self, owner: Progress, label: str) -> None:
+        self.owner, self.label = owner, label
+        self._bar: ChunkBar | None = None
+
+    def __call__(self, done: int, total: int) -> None:
+        if self._bar is None:
+            self.owner._pause()
+            self._bar = ChunkBar(self.label, unit="resamples", transient=True).__enter__()
+        self._bar(done, total)
+        if done >= total:
+            self._bar.__exit__()
+            self._bar = None
+            self.owner._resume()

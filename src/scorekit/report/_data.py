@@ -13,7 +13,6 @@ Which metrics a section shows is a list of catalog names (:mod:`scorekit._catalo
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -147,6 +146,9 @@ def catalog_metrics(
     bootstrap: int = 0,
     seed: int = 0,
     confidence: float = 0.95,
+    method: str = "percentile",
+    progress: Callable[[int, int], None] | None = None,
+    weights: str = "multinomial",
 ) -> tuple[Metric, ...]:
     """The value of each catalog row, from an accumulator state where one is at hand.
 
@@ -155,32 +157,46 @@ def catalog_metrics(
     that one sort (or one confusion count) serves every row it computes. A row
     without a state is called on its arrays. ``kwargs(row)`` gives the options
     the caller adds (``pos_label``, the GAUC weights ...). With ``bootstrap > 0``
-    rows get a percentile interval, except rows whose ``bootstrap`` is
-    ``"none"`` (order statistics).
+    rows get an interval (``method``: percentile, bca or basic) from
+    :func:`scorekit.stats.bootstrap_metrics` (every row from the same resamples;
+    ``progress(done, total)`` after each block; ``weights``: how resamples are
+    drawn), except rows whose ``bootstrap``
+    is ``"none"`` (order statistics).
     """
-    ci: MetricFn | None = None
-    if bootstrap > 0:
-        from ..stats import bootstrap_ci
-
-        ci = bootstrap_ci
-    out = []
+    values = []
     for row in rows:
         extra = dict(kwargs(row))
         state = states.get(row.accumulator or "")
-        arrays = data[row.inputs]
-        value = float(
-            row.from_state(state, **extra) if state is not None else row(*arrays, **extra)
+        value = (
+            row.from_state(state, **extra) if state is not None else row(*data[row.inputs], **extra)
         )
-        if ci is None:
-            out.append(Metric(row.name, value))
-            continue
+        values.append(float(value))
+    if bootstrap <= 0:
+        return tuple(Metric(row.name, v) for row, v in zip(rows, values, strict=True))
+    from ..stats import bootstrap_metrics
+
+    ci_rows = [row for row in rows if row.bootstrap != "none"]
+    intervals = iter(
+        bootstrap_metrics(
+            ci_rows,
+            data,
+            kwargs=kwargs,
+            n_resamples=bootstrap,
+            confidence=confidence,
+            seed=seed,
+            method=method,
+            progress=progress,
+            weights=weights,
+        )
+    )
+    out = []
+    for row, value in zip(rows, values, strict=True):
         if row.bootstrap == "none":
             note = "no interval: an order statistic has no meaningful bootstrap interval"
             out.append(Metric(row.name, value, note=note))
             continue
-        fn = functools.partial(row.function, **row.options, **extra)
-        low, high = ci(fn, *arrays, n_resamples=bootstrap, confidence=confidence, seed=seed)
-        out.append(Metric(row.name, value, float(low), float(high), confidence, bootstrap, "rows"))
+        low, high = next(intervals)
+        out.append(Metric(row.name, value, low, high, confidence, bootstrap, "rows"))
     return tuple(out)
 
 

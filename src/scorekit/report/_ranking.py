@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -231,9 +231,11 @@ def _query_table(
     return Table("Per-query values", tuple(cols), rows, note=note, collapsed=True)
 
 
-def _group_interval(m: Metric, table: Any, bootstrap: int, seed: int) -> Metric:
+def _group_interval(m: Metric, table: Any, bootstrap: int, seed: int, method: str) -> Metric:
     """GAUC's interval from resampled groups: per-group AUCs once, then weighted means."""
-    low, high = group_bootstrap_ci(table.auc, table.weight, n_resamples=bootstrap, seed=seed)
+    low, high = group_bootstrap_ci(
+        table.auc, table.weight, n_resamples=bootstrap, seed=seed, method=method
+    )
     return Metric(m.name, m.value, low, high, 0.95, bootstrap, "groups")
 
 
@@ -246,6 +248,8 @@ def gauc_section(
     pos_label: Any = None,
     bootstrap: int = 0,
     seed: int = 0,
+    ci_method: str = "percentile",
+    progress: Callable[[int, int], None] | None = None,
     details: bool = True,
     title: str = "GAUC",
     names: tuple[str, str, str] = ("y_true", "y_score", "groups"),
@@ -287,11 +291,28 @@ def gauc_section(
 
     check_option(resample, "resample", ("groups", "rows"))
     data = {"groups": (y01, s, g), "scores": (y01, s), "probabilities": (y01, s)}
-    values = catalog_metrics(wanted, data, states, kwargs=extra, bootstrap=bootstrap, seed=seed)
+    # GAUC's group interval is drawn below: its rows' bootstrap is left out here
+    by_groups = bootstrap > 0 and resample == "groups"
+    rows_ci = [r for r in wanted if not (by_groups and r.name == "gauc")]
+    computed = {
+        m.name: m
+        for part, n_boot in ((rows_ci, bootstrap), ([r for r in wanted if r not in rows_ci], 0))
+        for m in catalog_metrics(
+            part,
+            data,
+            states,
+            kwargs=extra,
+            bootstrap=n_boot,
+            seed=seed,
+            method=ci_method,
+            progress=progress,
+        )
+    }
+    values = tuple(computed[r.name] for r in wanted)
     group_table = grouped.group_table(weights=weights)
     if bootstrap > 0 and resample == "groups":
         values = tuple(
-            _group_interval(m, group_table, bootstrap, seed) if m.name == "gauc" else m
+            _group_interval(m, group_table, bootstrap, seed, ci_method) if m.name == "gauc" else m
             for m in values
         )
     n_groups = len(group_table)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -11,7 +11,14 @@ from .._catalog import MetricInfo, select
 from .._codes import distinct
 from .._errors import ParameterError, ScorekitError
 from .._typing import AnyArray, FloatArray
-from .._validation import binary_target, check_same_length, labels_1d, scores_1d, scores_2d
+from .._validation import (
+    binary_target,
+    check_option,
+    check_same_length,
+    labels_1d,
+    scores_1d,
+    scores_2d,
+)
 from ..classification._calibration import _curve_from_bins
 from ..classification._labels import unique_labels
 from ..stream import BinaryCurve, ConfusionMatrix, Contingency, RegressionMoments
@@ -44,6 +51,10 @@ def _count(value: Any) -> Any:
     return value
 
 
+#: ``draws`` of the sections -> ``weights`` of :func:`scorekit.stats.bootstrap_metrics`.
+_DRAWS = {"rows": "multinomial", "cells": "cells", "poisson": "poisson"}
+
+
 def _binary_scores_section(
     y_true: Any,
     y_score: Any,
@@ -52,6 +63,9 @@ def _binary_scores_section(
     threshold: float | None,
     bootstrap: int,
     seed: int,
+    ci_method: str,
+    progress: Callable[[int, int], None] | None,
+    draws: str,
     details: bool,
     title: str,
     names: tuple[str, str],
@@ -112,7 +126,16 @@ def _binary_scores_section(
         notes.append(
             "Scores are not all in [0, 1]: log loss, Brier score and calibration are left out."
         )
-    values = catalog_metrics(wanted, data, states, bootstrap=bootstrap, seed=seed)
+    values = catalog_metrics(
+        wanted,
+        data,
+        states,
+        bootstrap=bootstrap,
+        seed=seed,
+        method=ci_method,
+        progress=progress,
+        weights=_DRAWS[draws],
+    )
     if not details:
         return Section(title, "classification", values, notes=tuple(notes))
     known = {m.name: m.value for m in values}  # computed once: the plots reuse them
@@ -333,6 +356,8 @@ def _labels_section(
     pos_label: Any,
     bootstrap: int,
     seed: int,
+    ci_method: str,
+    progress: Callable[[int, int], None] | None,
     details: bool,
     title: str,
     names: tuple[str, str],
@@ -369,6 +394,8 @@ def _labels_section(
         kwargs=extra,
         bootstrap=bootstrap,
         seed=seed,
+        method=ci_method,
+        progress=progress,
     )
     if not details:
         return Section(title, "classification", result)
@@ -426,6 +453,9 @@ def classification_section(
     threshold: float | None = None,
     bootstrap: int = 0,
     seed: int = 0,
+    ci_method: str = "percentile",
+    progress: Callable[[int, int], None] | None = None,
+    draws: str = "rows",
     details: bool = True,
     title: str = "Classification",
     names: tuple[str, str] | None = None,
@@ -440,7 +470,13 @@ def classification_section(
     ``metrics`` replaces those defaults by any catalog names the inputs allow
     (``"all"``: every one; see :func:`scorekit.metrics`). ``names`` are the
     names used in error messages (default ``y_true`` and ``y_score``/``y_pred``).
+    With ``bootstrap > 0`` (scores), ``draws`` is how resamples are drawn
+    (:func:`scorekit.stats.bootstrap_metrics`): ``"rows"`` (row indices, the
+    draws of ``bootstrap_ci``), ``"cells"`` (the counts of the (label, score)
+    cells, the same distribution at a cost per resample in distinct scores)
+    or ``"poisson"`` (Poisson(1) multiplicities).
     """
+    check_option(draws, "draws", tuple(_DRAWS))
     if (y_score is None) == (y_pred is None):
         raise ScorekitError("pass exactly one of y_score and y_pred")
     if y_score is not None:
@@ -451,6 +487,9 @@ def classification_section(
             threshold=threshold,
             bootstrap=bootstrap,
             seed=seed,
+            ci_method=ci_method,
+            progress=progress,
+            draws=draws,
             details=details,
             title=title,
             names=names or ("y_true", "y_score"),
@@ -462,6 +501,8 @@ def classification_section(
         pos_label=pos_label,
         bootstrap=bootstrap,
         seed=seed,
+        ci_method=ci_method,
+        progress=progress,
         details=details,
         title=title,
         names=names or ("y_true", "y_pred"),
@@ -487,6 +528,8 @@ def regression_section(
     *,
     bootstrap: int = 0,
     seed: int = 0,
+    ci_method: str = "percentile",
+    progress: Callable[[int, int], None] | None = None,
     details: bool = True,
     title: str = "Regression",
     names: tuple[str, str] = ("y_true", "y_pred"),
@@ -508,6 +551,8 @@ def regression_section(
         {"RegressionMoments": moments},
         bootstrap=bootstrap,
         seed=seed,
+        method=ci_method,
+        progress=progress,
     )
     if not details:
         return Section(title, "regression", values)
@@ -554,6 +599,8 @@ def clustering_section(
     features: Any = None,
     bootstrap: int = 0,
     seed: int = 0,
+    ci_method: str = "percentile",
+    progress: Callable[[int, int], None] | None = None,
     details: bool = True,
     title: str = "Clustering",
     names: tuple[str, str] = ("labels_true", "labels_pred"),
@@ -607,7 +654,16 @@ def clustering_section(
         notes.append(
             f"The silhouette is estimated on a random sample of {SILHOUETTE_SAMPLE:,} points."
         )
-    values = catalog_metrics(wanted, data, states, kwargs=extra, bootstrap=bootstrap, seed=seed)
+    values = catalog_metrics(
+        wanted,
+        data,
+        states,
+        kwargs=extra,
+        bootstrap=bootstrap,
+        seed=seed,
+        method=ci_method,
+        progress=progress,
+    )
     if not details:
         return Section(title, "clustering", values, notes=tuple(notes))
     plots = []

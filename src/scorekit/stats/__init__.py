@@ -4,7 +4,8 @@
 ``scorekit.compare``); ``bonferroni`` and ``holm`` adjust families of p-values;
 ``delong_test`` compares two correlated ROC AUCs in O(n log n); ``bootstrap_ci``
 gives a bootstrap confidence interval of any metric (fast for ``roc_auc``);
-``group_bootstrap_ci`` resamples groups (users, queries) for a mean over groups.
+``bootstrap_metrics`` gives the intervals of many catalog metrics from one set of resamples
+(one sort, then a ``bincount`` per block of resamples); ``group_bootstrap_ci`` resamples groups (users, queries) for a mean over groups.
 SciPy is imported inside the functions that need it.
 """
 
@@ -18,7 +19,16 @@ from ._corrections import *  # noqa: F403
 from ._corrections import __all__ as _corrections_all
 from ._delong import *  # noqa: F403
 from ._delong import __all__ as _delong_all
+from ._engine import *  # noqa: F403
+from ._engine import __all__ as _engine_all
 from ._paired import *  # noqa: F403
 from ._paired import __all__ as _paired_all
 
-__all__ = [*_bootstrap_all, *_cluster_all, *_corrections_all, *_delong_all, *_paired_all]
+__all__ = [
+    *_bootstrap_all,
+    *_cluster_all,
+    *_corrections_all,
+    *_delong_all,
+    *_engine_all,
+    *_paired_all,
+]

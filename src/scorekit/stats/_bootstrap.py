@@ -38,7 +38,7 @@ from ._paired import _check_resamples
 
 __all__ = ["bootstrap_ci"]
 
-METHODS = ("percentile", "bca")
+METHODS = ("percentile", "bca", "basic")
 # Resample blocks hold about this many row indices.
 _BLOCK_ELEMENTS = 1 << 21
 _AUC_KWARGS = frozenset({"sample_weight", "pos_label"})
@@ -68,6 +68,9 @@ def bootstrap_ci(
       (0 when every jackknife value is equal), quantile levels
       :math:`\Phi(z_0 + (z_0 + z)/(1 - a(z_0 + z)))` at :math:`z = \pm z_{1-\alpha/2}`.
       The jackknife calls the metric n times (the AUC path does not).
+    - ``"basic"``: the percentile quantiles reflected about the estimate,
+      :math:`[2\hat\theta - q_{1-\alpha/2},\ 2\hat\theta - q_{\alpha/2}]`
+      (Davison & Hinkley 5.2).
 
     ``seed`` fixes the resamples: the same seed gives the same interval.
     Resamples on which the metric is undefined (nan, e.g. one class drawn) are
@@ -130,7 +133,8 @@ def bootstrap_ci(
         theta_hat = _call(metric, data, w_rows, metric_kwargs, None)
         thetas = _generic_resamples(metric, data, w_rows, metric_kwargs, n_resamples, rng)
         jackknife = lambda: _generic_jackknife(metric, data, w_rows, metric_kwargs)  # noqa: E731
-    return _interval(theta_hat, thetas, alpha, jackknife if method == "bca" else None)
+    jack = jackknife if method == "bca" else None
+    return _interval(theta_hat, thetas, alpha, jack, basic=method == "basic")
 
 
 def _interval(
@@ -138,6 +142,8 @@ def _interval(
     thetas: FloatArray,
     alpha: float,
     jackknife: Callable[[], FloatArray] | None,
+    *,
+    basic: bool = False,
 ) -> tuple[float, float]:
     from scipy.special import ndtr, ndtri
 
@@ -170,6 +176,8 @@ def _interval(
             )
             return nan, nan
     low, high = np.quantile(thetas, levels)
+    if basic:  # reflected about the estimate: 2θ̂ − q_hi, 2θ̂ − q_lo
+        return float(2 * theta_hat - high), float(2 * theta_hat - low)
     return float(low), float(high)
 
 

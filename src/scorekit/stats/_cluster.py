@@ -139,7 +139,5 @@ def group_bootstrap_ci(
         return out
 
     alpha = 1.0 - float(confidence)
-    if method == "basic":
-        low, high = _interval(theta_hat, thetas, alpha, None)
-        return 2 * theta_hat - high, 2 * theta_hat - low
-    return _interval(theta_hat, thetas, alpha, jackknife if method == "bca" else None)
+    jack = jackknife if method == "bca" else None
+    return _interval(theta_hat, thetas, alpha, jack, basic=method == "basic")

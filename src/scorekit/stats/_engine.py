@@ -1,0 +1,464 @@
+r"""Bootstrap intervals of many catalog metrics from one set of resample draws.
+
+:func:`bootstrap_metrics` draws each block of resamples once and computes
+every requested metric of every resample from it:
+
+- rows computed by a ``BinaryCurve`` (ROC AUC, average precision, KS, log
+  loss, PR AUC, Gini ...): each row is coded once as a cell (its label and
+  the rank of its distinct score, :func:`~scorekit.stats._bootstrap.auc_cells`,
+  one sort of the data); a block of resamples is one ``bincount`` of cell
+  codes, which gives each resample's curve state (the positive and negative
+  weight at each distinct score), and every curve metric is that state's
+  kernel (no sort per resample);
+- rows computed by a ``ConfusionMatrix`` of 0/1 labels: one ``bincount`` of
+  the four cells ``2 y + ŷ`` per block gives each resample's 2×2 table;
+- other rows of scores and probabilities that take ``sample_weight``
+  (``brier_score`` ...): the metric of the rows weighted by their
+  multiplicity in the resample (weighted sums, no sort);
+- anything else: the metric of the resampled rows (as
+  :func:`~scorekit.stats.bootstrap_ci`).
+
+Seed contract. ``weights="multinomial"`` (the default) draws resample blocks
+as ``rng.integers(0, n, (block, n))`` with ``rng = numpy.random.default_rng(seed)``
+and the block sizes of :func:`~scorekit.stats.bootstrap_ci`, which draws the
+same: for one seed, resample b is the same rows for every metric here and
+for ``bootstrap_ci``. ``weights="poisson"`` draws each row's multiplicity
+as ``rng.poisson(1.0, (block, n))`` in the same blocks (the resample size
+varies around n). ``weights="cells"`` draws each resample's counts of the
+(label, distinct score) cells directly, ``rng.multinomial(n, cell_counts / n,
+(block,))``: the same distribution as ``"multinomial"`` (not the same draws),
+at a cost per resample in the number of cells instead of rows; every row must
+then be a curve metric, a weighted score metric or a label metric at a score
+cut.
+"""
+
+from __future__ import annotations
+
+import functools
+import warnings
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .._errors import ParameterError, ScorekitError, UndefinedMetricWarning
+from .._typing import AnyArray, FloatArray, IntArray
+from .._validation import check_option, nonempty, random_generator
+from ._bootstrap import (
+    METHODS,
+    _auc_jackknife,
+    _blocks,
+    _interval,
+    auc_cells,
+    auc_from_cell_counts,
+)
+from ._paired import _check_resamples
+
+__all__ = ["WEIGHTS", "bootstrap_metrics"]
+
+WEIGHTS = ("multinomial", "poisson", "cells")
+_CELL_KINDS = ("auc", "curve", "cells", "confusion")
+#: BCa's jackknife: leave-one-out over the distinct cells when there are at most this many,
+#: else delete-a-group over this many groups of rows (row i in group i mod K).
+_JACKKNIFE_UNITS = 256
+_SCORE_KINDS = ("scores", "probabilities", "decision")
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass
+class _Job:
+    """One catalog row: how it is resampled and its value from a resample's state."""
+
+    kind: str  # "curve", "confusion", "weighted", "rows"
+    value: Callable[[Any], float]
+
+
+def bootstrap_metrics(
+    rows: Sequence[Any],
+    data: Mapping[str, tuple[AnyArray, ...]],
+    *,
+    kwargs: Callable[[Any], Mapping[str, Any]] = lambda row: {},
+    n_resamples: int = 1000,
+    confidence: float = 0.95,
+    seed: int | np.random.Generator | None = 0,
+    method: str = "percentile",
+    weights: str = "multinomial",
+    progress: Progress | None = None,
+) -> list[tuple[float, float]]:
+    r"""Bootstrap interval ``(low, high)`` of each catalog row, every row from the same resamples.
+
+    ``rows`` are :class:`scorekit._catalog.MetricInfo` rows, ``data`` maps an
+    input kind (``"scores"``, ``"labels"`` ...) to the arrays of that kind (one
+    entry per row of data, the same rows for every kind), ``kwargs(row)`` the
+    options the caller adds. Binary rows expect their labels coded 0/1 (the
+    positive class 1), as the report builds them.
+
+    With :math:`\theta^*_b` the metric on resample b, :math:`\hat\theta` on the
+    data and :math:`q_\alpha` the :math:`\alpha` quantile of :math:`\theta^*`
+    (:math:`\alpha = 1 -` confidence), ``method`` is ``"percentile"``
+    (:math:`[q_{\alpha/2}, q_{1-\alpha/2}]`), ``"basic"``
+    (:math:`[2\hat\theta - q_{1-\alpha/2},\ 2\hat\theta - q_{\alpha/2}]`) or
+    ``"bca"`` (as :func:`scorekit.stats.bootstrap_ci`; the jackknife of the
+    acceleration leaves out one row when the rows fall in at most 256 distinct
+    cells, else one of 256 groups of rows, row i in group i mod 256).
+    Resamples on which a metric is undefined are dropped with a warning.
+
+    The seed contract and how each kind of row is computed are in the module
+    docstring: for one seed, ``bootstrap_ci(metric, ...)`` gives the same
+    resamples. ``progress(done, n_resamples)`` is called after each block.
+
+    Parameters
+    ----------
+    rows : sequence of MetricInfo
+    data : mapping of str to tuple of arrays
+    kwargs : callable, optional
+    n_resamples : int, default=1000
+    confidence : float, default=0.95
+    seed : int, Generator or None, default=0
+    method : {"percentile", "bca", "basic"}, default="percentile"
+    weights : {"multinomial", "poisson", "cells"}, default="multinomial"
+    progress : callable, optional
+
+    Examples
+    --------
+    Every positive scores above every negative, so every resample's Gini is 1
+    and its ROC AUC 1:
+
+    >>> from scorekit._catalog import get
+    >>> y, s = np.repeat([0, 1], 20), np.arange(40) / 40
+    >>> bootstrap_metrics([get("gini"), get("roc_auc")], {"scores": (y, s)}, n_resamples=50)
+    [(1.0, 1.0), (1.0, 1.0)]
+    """
+    check_option(method, "method", METHODS)
+    if not 0.0 < float(confidence) < 1.0:
+        raise ParameterError(f"confidence={confidence!r} must lie strictly between 0 and 1")
+    check_option(weights, "weights", WEIGHTS)
+    _check_resamples(n_resamples)
+    if not rows:
+        return []
+    plan, theta_hat, thetas = _resample(rows, data, kwargs, n_resamples, seed, weights, progress)
+    alpha = 1.0 - float(confidence)
+    out = []
+    for j in range(len(rows)):
+        jack = functools.partial(plan.jackknife, j) if method == "bca" else None
+        out.append(_interval(float(theta_hat[j]), thetas[j], alpha, jack, basic=method == "basic"))
+    return out
+
+
+def _resample(
+    rows: Sequence[Any],
+    data: Mapping[str, tuple[AnyArray, ...]],
+    kwargs: Callable[[Any], Mapping[str, Any]],
+    n_resamples: int,
+    seed: int | np.random.Generator | None,
+    weights: str,
+    progress: Progress | None,
+) -> tuple[_Plan, FloatArray, FloatArray]:
+    """The plan, each row's value on the data and on every resample (rows × resamples)."""
+    check_option(weights, "weights", WEIGHTS)
+    n_resamples = _check_resamples(n_resamples)
+    rng = random_generator(seed)
+    lengths = {int(np.shape(a)[0]) for r in rows for a in data[r.inputs]}
+    if len(lengths) > 1:
+        raise ParameterError(f"the data arrays have different lengths {sorted(lengths)}")
+    n = lengths.pop() if lengths else 0
+    nonempty(n, "data")
+    plan = _Plan(rows, data, kwargs, n)
+    thetas = np.empty((len(rows), n_resamples))
+    done = 0
+    with warnings.catch_warnings():  # undefined resamples are counted once, in _interval
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        theta_hat = plan.values(None, np.ones((1, n), dtype=np.int64))[:, 0]
+        if weights == "cells":
+            share = plan.cell_shares()
+        for size in _blocks(n_resamples, n if weights != "cells" else share.size):
+            if weights == "multinomial":
+                idx = rng.integers(0, n, size=(size, n))
+                thetas[:, done : done + size] = plan.values(idx, None)
+            elif weights == "poisson":
+                counts = rng.poisson(1.0, size=(size, n))
+                thetas[:, done : done + size] = plan.values(None, counts)
+            else:
+                tables = rng.multinomial(n, share, size=size)
+                thetas[:, done : done + size] = plan.values(None, None, tables)
+            done += size
+            if progress is not None:
+                progress(done, n_resamples)
+    return plan, theta_hat, thetas
+
+
+class _Plan:
+    """The cells of the data coded once, and one :class:`_Job` per row."""
+
+    def __init__(
+        self,
+        rows: Sequence[Any],
+        data: Mapping[str, tuple[AnyArray, ...]],
+        kwargs: Callable[[Any], Mapping[str, Any]],
+        n: int,
+    ) -> None:
+        self.n = n
+        self.curve: tuple[IntArray, int, FloatArray] | None = None
+        self.confusion: IntArray | None = None
+        self.split: int | None = None  # ŷ = 1 from this score rank up: 2×2 tables from curves
+        # the (0/1 labels, finite scores) of the score rows: the data of the curve states
+        self.scored = next(
+            (
+                data[k]
+                for k in _SCORE_KINDS
+                if k in data and len(data[k]) == 2 and _is01(data[k][0]) and _finite(data[k][1])
+            ),
+            None,
+        )
+        self.jobs = [self._job(row, data[row.inputs], dict(kwargs(row))) for row in rows]
+
+    def _on_curve(self, arrays: tuple[AnyArray, ...]) -> bool:
+        """Whether ``arrays`` are the scored rows; codes their cells (one sort) on first use."""
+        if self.scored is None or not all(
+            a is b or np.array_equal(a, b) for a, b in zip(arrays, self.scored, strict=False)
+        ):
+            return False
+        if self.curve is None:
+            y, s = self.scored
+            scores = np.asarray(s, dtype=np.float64)
+            cells, groups = auc_cells(np.asarray(y) == 1, scores)
+            self.curve = (cells, groups, np.unique(scores))
+        return True
+
+    def _job(self, row: Any, arrays: tuple[AnyArray, ...], extra: dict[str, Any]) -> _Job:
+        binary = len(arrays) == 2 and not extra and all(np.ndim(a) == 1 for a in arrays)
+        if binary and row.accumulator == "BinaryCurve" and self._on_curve(arrays):
+            if row.method == "roc_auc" and not row.options:  # the whole block at once
+                return _Job("auc", functools.partial(row.from_state))
+            return _Job("curve", functools.partial(row.from_state))
+        if binary and row.accumulator == "ConfusionMatrix" and _is01(arrays[0]):
+            if _is01(arrays[1]) and self.split is None and self.confusion is None:
+                self._plan_confusion(arrays)
+            if self.split is not None or self.confusion is not None:
+                return _Job("confusion", functools.partial(row.from_state))
+        fn = functools.partial(row.function, **row.options, **extra)
+        if row.inputs in _SCORE_KINDS and row.weighted and "sample_weight" not in extra:
+            if len(arrays) == 2 and self._on_curve(arrays):  # rows alike summed: cells' weights
+                return _Job("cells", lambda c: float(fn(*c[:2], sample_weight=c[2])))
+            return _Job("weighted", lambda m: float(fn(*arrays, sample_weight=m)))
+        return _Job("rows", lambda rows: float(fn(*(np.asarray(a)[rows] for a in arrays))))
+
+    def _plan_confusion(self, arrays: tuple[AnyArray, ...]) -> None:
+        """2×2 tables from the curve tables when ŷ is the scored rows' score above a cut, else cells."""
+        y_hat = np.asarray(arrays[1])
+        if self.scored is not None and self._on_curve((arrays[0], self.scored[1])):
+            cells, groups, _ = self.curve  # type: ignore[misc]
+            rank = cells - groups * (cells >= groups)
+            cut = int(rank[y_hat == 1].min()) if y_hat.any() else groups
+            if np.array_equal(y_hat == 1, rank >= cut):
+                self.split = cut
+                return
+        self.confusion = 2 * np.asarray(arrays[0], dtype=np.int64) + y_hat
+
+    def cell_shares(self) -> FloatArray:
+        """Each score cell's share of the rows (``weights="cells"``: every row must be on them)."""
+        off = [
+            j.kind
+            for j in self.jobs
+            if j.kind not in _CELL_KINDS or (j.kind == "confusion" and self.split is None)
+        ]
+        if off or self.curve is None:
+            raise ParameterError(
+                "weights='cells' (--draws cells) draws the counts of the (label, score) cells: "
+                "every metric must be computed from them (curve metrics, weighted score "
+                "metrics, labels at a score cut); draw rows instead"
+            )
+        cells, groups, _ = self.curve
+        share: FloatArray = np.bincount(cells, minlength=2 * groups) / self.n
+        return share
+
+    def values(
+        self, idx: IntArray | None, counts: IntArray | None, cell_counts: IntArray | None = None
+    ) -> FloatArray:
+        """Every job's value on each resample of a block (draws, multiplicities or cell counts)."""
+        given = idx if idx is not None else counts if counts is not None else cell_counts
+        size = given.shape[0]  # type: ignore[union-attr]
+        out = np.full((len(self.jobs), size), np.nan)
+        kinds = {job.kind for job in self.jobs}
+        curves = None
+        if kinds & {"curve", "auc", "cells"} or self.split is not None:
+            curves = (
+                self._curve_counts(idx, counts)
+                if cell_counts is None
+                else cell_counts.reshape(size, 2, -1)
+            )
+        auc = None
+        if curves is not None and "auc" in kinds:
+            auc = auc_from_cell_counts(curves.astype(np.float64))
+        tables = None
+        if "confusion" in kinds:
+            tables = self._confusion_counts(idx, counts, curves)
+        mult = counts
+        if mult is None and "weighted" in kinds:
+            mult = _multiplicities(idx, self.n)  # type: ignore[arg-type]
+        for b in range(size):
+            curve = self._curve_state(curves[b]) if "curve" in kinds else None  # type: ignore[index]
+            cells = self._cell_rows(curves[b]) if "cells" in kinds else None  # type: ignore[index]
+            table = None if tables is None else _confusion_state(tables[b])
+            for j, job in enumerate(self.jobs):
+                if job.kind == "auc":
+                    out[j, b] = auc[b]  # type: ignore[index]
+                    continue
+                if job.kind == "curve":
+                    arg: Any = curve
+                elif job.kind == "cells":
+                    arg = cells
+                elif job.kind == "confusion":
+                    arg = table
+                elif job.kind == "weighted":
+                    arg = mult[b].astype(np.float64)  # type: ignore[index]
+                else:
+                    arg = idx[b] if idx is not None else np.repeat(np.arange(self.n), counts[b])  # type: ignore[index]
+                out[j, b] = _safe(job.value, arg)
+        return out
+
+    def _cell_rows(self, table: IntArray) -> tuple[IntArray, FloatArray, FloatArray]:
+        """The distinct (label, score) rows of a resample and their counts, as weighted rows."""
+        _, groups, scores = self.curve  # type: ignore[misc]
+        w = table.reshape(-1)
+        keep = np.flatnonzero(w)
+        return keep // groups, scores[keep % groups], w[keep].astype(np.float64)
+
+    def _curve_counts(self, idx: IntArray | None, counts: IntArray | None) -> IntArray:
+        cells, groups, _ = self.curve  # type: ignore[misc]
+        return _cell_counts(cells, 2 * groups, idx, counts).reshape(-1, 2, groups)
+
+    def _confusion_counts(
+        self, idx: IntArray | None, counts: IntArray | None, curves: IntArray | None
+    ) -> FloatArray:
+        """Each resample's (tn, fp, fn, tp): sums of its curve table when ŷ is a score cut."""
+        if self.split is None:
+            return _cell_counts(self.confusion, 4, idx, counts).astype(np.float64)  # type: ignore[arg-type]
+        return self._split_tables(curves)  # type: ignore[arg-type]
+
+    def _split_tables(self, curves: IntArray | FloatArray) -> FloatArray:
+        """(tn, fp, fn, tp) of each (block, 2, G) curve table: its weight below and above the cut."""
+        c = self.split
+        below, above = curves[..., :c].sum(axis=-1), curves[..., c:].sum(axis=-1)
+        out: FloatArray = np.stack(
+            [below[:, 0], above[:, 0], below[:, 1], above[:, 1]], axis=1
+        ).astype(np.float64)
+        return out
+
+    def _table_arg(self, kind: str) -> Callable[[FloatArray], Any]:
+        """What a job of ``kind`` takes, from one flat (2G,) curve table (for the jackknife)."""
+        if kind == "curve":
+            return lambda t: self._curve_state(t.reshape(2, -1))
+        if kind == "cells":
+            return self._cell_rows  # type: ignore[return-value]
+        return lambda t: _confusion_state(self._split_tables(t.reshape(1, 2, -1))[0])
+
+    def _curve_state(self, table: FloatArray) -> Any:
+        """A ``BinaryCurve`` holding one resample's table (negatives row 0, ascending scores)."""
+        from ..classification._curve_kernel import CurveState
+        from ..stream import BinaryCurve
+
+        _, _, ascending = self.curve  # type: ignore[misc]
+        neg, pos, scores = table[0, ::-1], table[1, ::-1], ascending[::-1]
+        keep = (pos + neg) > 0
+        acc = BinaryCurve()
+        weights = (pos[keep].astype(np.float64), neg[keep].astype(np.float64))
+        acc._pending.replace(CurveState(scores[keep], *weights))
+        acc._classes = np.flatnonzero([neg.sum() > 0, pos.sum() > 0])
+        s = scores[keep]
+        if s.size:
+            acc._lo, acc._hi = float(s[-1]), float(s[0])
+        return acc
+
+    def jackknife(self, j: int) -> FloatArray:
+        """Jackknife values of job j: one per left-out row, or per left-out group of rows."""
+        job = self.jobs[j]
+        k = _JACKKNIFE_UNITS
+        if job.kind == "auc":
+            cells, groups, _ = self.curve  # type: ignore[misc]
+            return _auc_jackknife(cells, groups, None)  # type: ignore[no-any-return]
+        on_curve = job.kind in ("curve", "cells") or (
+            job.kind == "confusion" and self.confusion is None
+        )
+        if on_curve or job.kind == "confusion":
+            state: Callable[[FloatArray], Any]
+            if on_curve:
+                code, width = self.curve[0], 2 * self.curve[1]  # type: ignore[index]
+                state = self._table_arg(job.kind)
+            else:
+                code, width, state = self.confusion, 4, _confusion_state  # type: ignore[assignment]
+            full = np.bincount(code, minlength=width).astype(np.float64)
+            units, per_unit = np.unique(code, return_counts=True)
+            if units.size <= k:  # leave one row out: the value depends on its cell only
+                out = np.empty(units.size)
+                for i, u in enumerate(units):
+                    full[u] -= 1
+                    out[i] = _safe(job.value, state(full))
+                    full[u] += 1
+                return np.repeat(out, per_unit)
+            return np.array(
+                [
+                    _safe(job.value, state(full - np.bincount(code[g::k], minlength=width)))
+                    for g in range(k)
+                ]
+            )
+        out = np.empty(min(k, self.n))
+        for g in range(out.size):
+            keep = np.ones(self.n, dtype=bool)
+            keep[g :: out.size] = False
+            arg = keep.astype(np.float64) if job.kind == "weighted" else np.flatnonzero(keep)
+            out[g] = _safe(job.value, arg)
+        return out
+
+
+def _cell_counts(
+    code: IntArray, width: int, idx: IntArray | None, counts: IntArray | None
+) -> IntArray:
+    """One ``bincount`` of a block: the count of each cell in each resample, shape (block, width)."""
+    if idx is not None:
+        size = idx.shape[0]
+        flat = code[idx]
+        flat += (np.arange(size) * width)[:, None]
+        table = np.bincount(flat.ravel(), minlength=size * width)
+    else:
+        size = counts.shape[0]  # type: ignore[union-attr]
+        flat = (code[None, :] + (np.arange(size) * width)[:, None]).ravel()
+        # Poisson multiplicities are integers: the float sums are exact
+        weights = counts.ravel()  # type: ignore[union-attr]
+        table = np.bincount(flat, weights=weights, minlength=size * width).astype(np.int64)
+    out: IntArray = table.reshape(size, width)
+    return out
+
+
+def _multiplicities(idx: IntArray, n: int) -> IntArray:
+    size = idx.shape[0]
+    flat = (idx + (np.arange(size) * n)[:, None]).ravel()
+    return np.bincount(flat, minlength=size * n).reshape(size, n)
+
+
+def _confusion_state(cells: FloatArray) -> Any:
+    from ..stream import ConfusionMatrix
+
+    keep = cells > 0
+    y, y_hat = np.array([0, 0, 1, 1])[keep], np.array([0, 1, 0, 1])[keep]
+    return ConfusionMatrix(labels=[0, 1]).update(y, y_hat, sample_weight=cells[keep])
+
+
+def _safe(value: Callable[[Any], float], arg: Any) -> float:
+    """The metric of one resample; nan where it is undefined (one class drawn, ...)."""
+    try:
+        return float(value(arg))
+    except ScorekitError:
+        return float("nan")
+
+
+def _is01(a: Any) -> bool:
+    x = np.asarray(a)
+    return x.dtype.kind in "biu" and bool(np.isin(x, (0, 1)).all())
+
+
+def _finite(a: Any) -> bool:
+    x = np.asarray(a)
+    return x.dtype.kind in "biuf" and bool(np.isfinite(x).all())

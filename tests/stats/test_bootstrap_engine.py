@@ -1,0 +1,348 @@
+"""``bootstrap_metrics``: every catalog row from one set of draws equals a per-resample recomputation.
+
+The reference draws the resamples itself (``default_rng(seed)``, the blocks of
+``bootstrap_ci``) and calls each metric on the resampled rows: the engine's
+per-resample values must equal it exactly for counts and to 1e-12 for curves.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from scorekit import ParameterError, UndefinedMetricWarning
+from scorekit._catalog import get, metrics
+from scorekit.stats import bootstrap_ci, bootstrap_metrics
+from scorekit.stats._bootstrap import _blocks
+from scorekit.stats._engine import _resample
+
+CURVE_ROWS = [
+    r.name
+    for r in metrics("classification")
+    if r.accumulator == "BinaryCurve" and r.scalar and not r.options
+]
+LABEL_ROWS = [
+    r.name
+    for r in metrics("classification")
+    if r.accumulator == "ConfusionMatrix" and r.scalar and r.inputs == "labels"
+]
+OTHER_ROWS = ["brier_score", "expected_calibration_error", "hinge_loss"]
+
+
+def _data(n: int, seed: int, decimals: int | None = None) -> dict[str, tuple[np.ndarray, ...]]:
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < 0.3).astype(np.int64)
+    s = np.clip(rng.beta(2, 5, n) + 0.2 * y, 0.0, 1.0)
+    if decimals is not None:
+        s = np.round(s, decimals)  # ties
+    y_hat = (s >= 0.4).astype(np.int64)
+    return {
+        "scores": (y, s),
+        "probabilities": (y, s),
+        "decision": (y, s),
+        "labels": (y, y_hat),
+    }
+
+
+def _reference(names, data, n_resamples, seed, weights="multinomial"):
+    """Each metric called on each resample's rows (the draws made here, as the seed contract says)."""
+    n = data["scores"][0].shape[0]
+    rng = np.random.default_rng(seed)
+    draws = []
+    for size in _blocks(n_resamples, n):
+        if weights == "multinomial":
+            draws.extend(rng.integers(0, n, size=(size, n)))
+        else:
+            draws.extend(np.repeat(np.arange(n), c) for c in rng.poisson(1.0, size=(size, n)))
+    out = np.empty((len(names), n_resamples))
+    for j, name in enumerate(names):
+        row = get(name)
+        for b, rows in enumerate(draws):
+            try:
+                out[j, b] = row(*(a[rows] for a in data[row.inputs]))
+            except Exception:  # one class drawn: undefined
+                out[j, b] = np.nan
+    return out
+
+
+@pytest.mark.parametrize("decimals", [None, 2])
+@pytest.mark.parametrize("weights", ["multinomial", "poisson"])
+def test_curve_rows_equal_per_resample_recomputation(decimals, weights):
+    names = CURVE_ROWS
+    assert {"roc_auc", "average_precision", "ks_statistic", "log_loss", "pr_auc", "gini"} <= set(
+        names
+    )
+    data = _data(400, 1, decimals)
+    rows = [get(m) for m in names]
+    _, theta_hat, got = _resample(rows, data, lambda r: {}, 60, 7, weights, None)
+    want = _reference(names, data, 60, 7, weights)
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
+    point = [get(m)(*data[get(m).inputs]) for m in names]
+    np.testing.assert_allclose(theta_hat, point, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("cut", [True, False])
+@pytest.mark.parametrize("weights", ["multinomial", "poisson"])
+def test_count_rows_equal_exactly(weights, cut):
+    names = LABEL_ROWS
+    assert {"accuracy", "precision", "recall", "f1", "matthews_corrcoef"} <= set(names)
+    data = _data(300, 2)
+    if not cut:  # predicted labels that are not a cut of the scores: their own 2x2 cells
+        y = data["labels"][0]
+        data["labels"] = (y, np.random.default_rng(0).integers(0, 2, y.size))
+    rows = [get(m) for m in names]
+    _, _, got = _resample(rows, data, lambda r: {}, 40, 3, weights, None)
+    want = _reference(names, data, 40, 3, weights)
+    for j, name in enumerate(names):
+        # counts are exact; ratios of the same counts are the same floats up to one rounding
+        np.testing.assert_allclose(got[j], want[j], rtol=1e-15, atol=0, err_msg=name)
+    # the 2x2 tables of each resample are exact counts
+    plan, _, _ = _resample(rows, data, lambda r: {}, 1, 3, weights, None)
+    assert (plan.split is not None) == cut
+    idx = np.random.default_rng(3).integers(0, 300, size=(5, 300))
+    y, y_hat = data["labels"]
+    curves = plan._curve_counts(idx, None) if cut else None
+    tables = plan._confusion_counts(idx, None, curves)
+    for b in range(5):
+        want_table = np.bincount(2 * y[idx[b]] + y_hat[idx[b]], minlength=4)
+        np.testing.assert_array_equal(tables[b], want_table)
+
+
+def test_weighted_rows_equal_per_resample_recomputation():
+    data = _data(300, 4, 3)
+    rows = [get(m) for m in OTHER_ROWS]
+    _, _, got = _resample(rows, data, lambda r: {}, 30, 11, "multinomial", None)
+    want = _reference(OTHER_ROWS, data, 30, 11)
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
+
+
+def test_regression_rows_resample_rows():
+    rng = np.random.default_rng(5)
+    t = rng.normal(size=200)
+    p = t + rng.normal(size=200)
+    names = ["mae", "rmse", "r2", "median_absolute_error"]
+    got = bootstrap_metrics([get(m) for m in names], {"regression": (t, p)}, n_resamples=50, seed=2)
+    for name, interval in zip(names, got, strict=True):
+        row = get(name)
+        want = bootstrap_ci(lambda a, b, r=row: r(a, b), t, p, n_resamples=50, seed=2)
+        assert interval == pytest.approx(want, abs=1e-12)
+
+
+@pytest.mark.parametrize("method", ["percentile", "basic", "bca"])
+def test_intervals_equal_bootstrap_ci(method):
+    # scores on a grid: few cells, so BCa's jackknife is the exact leave-one-row-out one
+    data = _data(250, 6, 1)
+    names = ["roc_auc", "average_precision", "ks_statistic", "accuracy", "f1", "brier_score"]
+    got = bootstrap_metrics(
+        [get(m) for m in names], data, n_resamples=80, seed=9, method=method, confidence=0.9
+    )
+    for name, interval in zip(names, got, strict=True):
+        row = get(name)
+        fn = "roc_auc" if name == "roc_auc" else (lambda *a, r=row: r(*a))
+        want = bootstrap_ci(
+            fn, *data[row.inputs], n_resamples=80, seed=9, method=method, confidence=0.9
+        )
+        assert interval == pytest.approx(want, abs=1e-12), name
+
+
+def test_bca_grouped_jackknife_for_many_rows():
+    # more distinct cells than the jackknife's 256 units: the acceleration uses groups of rows
+    data = _data(2000, 8)
+    (low, high), = bootstrap_metrics([get("average_precision")], data, n_resamples=200, seed=1,
+                                     method="bca")  # fmt: skip
+    (plow, phigh), = bootstrap_metrics([get("average_precision")], data, n_resamples=200, seed=1)  # fmt: skip
+    ap = get("average_precision")(*data["scores"])
+    assert low < ap < high
+    assert abs(low - plow) < 0.02
+    assert abs(high - phigh) < 0.02
+
+
+def test_basic_is_the_percentile_interval_reflected():
+    data = _data(300, 3)
+    names = ["roc_auc", "log_loss", "recall"]
+    rows = [get(m) for m in names]
+    pct = bootstrap_metrics(rows, data, n_resamples=100, seed=4)
+    basic = bootstrap_metrics(rows, data, n_resamples=100, seed=4, method="basic")
+    for row, (lo, hi), (blo, bhi) in zip(rows, pct, basic, strict=True):
+        theta = row(*data[row.inputs])
+        assert blo == pytest.approx(2 * theta - hi, abs=1e-12)
+        assert bhi == pytest.approx(2 * theta - lo, abs=1e-12)
+
+
+def test_basic_worked_example():
+    # values 0 and 1, mean 0.5 on the data: resample means lie in [0, 1] and the
+    # basic interval is the percentile one reflected about 0.5 (symmetric here)
+    x = np.array([0.0, 1.0] * 50)
+    lo, hi = bootstrap_ci(np.mean, x, n_resamples=500, seed=0)
+    blo, bhi = bootstrap_ci(np.mean, x, n_resamples=500, seed=0, method="basic")
+    assert (blo, bhi) == pytest.approx((1.0 - hi, 1.0 - lo), abs=1e-15)
+
+
+def test_progress_is_called_per_block_and_ends_at_total():
+    data = _data(300_000, 1, 3)  # 6 resamples per block of 2M draws
+    calls = []
+    bootstrap_metrics(
+        [get("roc_auc")], data, n_resamples=13, seed=0, progress=lambda d, t: calls.append((d, t))
+    )
+    assert calls == [(6, 13), (12, 13), (13, 13)]
+
+
+def test_undefined_resamples_are_dropped_with_a_warning():
+    y = np.array([1] + [0] * 9)
+    s = np.linspace(0, 1, 10)
+    with pytest.warns(UndefinedMetricWarning, match="undefined"):
+        ((lo, hi),) = bootstrap_metrics([get("roc_auc")], {"scores": (y, s)}, n_resamples=50)
+    assert 0.0 <= lo <= hi <= 1.0
+
+
+def test_inputs_are_not_modified_and_same_seed_same_result():
+    data = _data(200, 2)
+    copies = {k: tuple(a.copy() for a in v) for k, v in data.items()}
+    rows = [get(m) for m in ("roc_auc", "brier_score", "f1")]
+    a = bootstrap_metrics(rows, data, n_resamples=30, seed=3)
+    b = bootstrap_metrics(rows, data, n_resamples=30, seed=3)
+    assert a == b
+    for k, v in data.items():
+        for x, y in zip(v, copies[k], strict=True):
+            np.testing.assert_array_equal(x, y)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"n_resamples": 0}, "n_resamples=0 is outside"),
+        ({"n_resamples": 2.5}, "n_resamples must be an integer"),
+        ({"method": "student"}, "method='student'"),
+        ({"weights": "bayesian"}, "weights='bayesian'"),
+        ({"confidence": 1.0}, "confidence=1.0"),
+        ({"seed": -1}, "seed"),
+    ],
+)
+def test_bad_arguments_raise(kwargs, match):
+    with pytest.raises(ParameterError, match=match):
+        bootstrap_metrics([get("roc_auc")], _data(20, 0), **kwargs)
+
+
+def test_different_lengths_raise():
+    y, s = np.array([0, 1, 0, 1]), np.array([0.1, 0.2, 0.3])
+    with pytest.raises(ParameterError, match="different lengths"):
+        bootstrap_metrics(
+            [get("roc_auc"), get("accuracy")],
+            {"scores": (y, np.r_[s, 0.5]), "labels": (y[:3], y[:3])},
+            n_resamples=5,
+        )
+
+
+def test_no_rows_no_intervals():
+    assert bootstrap_metrics([], {}, n_resamples=5) == []
+
+
+# ----------------------------------------------------------------------------- CLI
+
+
+def _sk(*args):
+    env = {**os.environ, "SCOREKIT_PROGRESS_DELAY": "60"}
+    return subprocess.run(
+        [sys.executable, "-m", "scorekit.cli", *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+
+
+@pytest.mark.parametrize("method", ["bca", "basic"])
+def test_cli_ci_method(tmp_path, method):
+    data = _data(300, 5, 2)
+    y, s = data["scores"]
+    path = tmp_path / "p.csv"
+    path.write_text(
+        "y,s\n" + "".join(f"{a},{b!r}\n" for a, b in zip(y.tolist(), s.tolist(), strict=True))
+    )
+    args = ["classify", path, "--true", "y", "--score", "s", "--bootstrap", "60", "--seed", "2"]
+    out = _sk(*args, "--ci-method", method, "--format", "json", "--quiet")
+    assert out.returncode == 0, out.stderr
+    assert out.stderr == ""
+    got = json.loads(out.stdout)
+    want = bootstrap_ci("roc_auc", y, s, n_resamples=60, seed=2, method=method)
+    assert (got["roc_auc"]["ci_low"], got["roc_auc"]["ci_high"]) == pytest.approx(want, abs=1e-12)
+    bad = _sk(*args, "--ci-method", "student")
+    assert bad.returncode == 2
+    assert "--ci-method" in bad.stderr
+    assert "Traceback" not in bad.stderr
+
+
+def test_cli_progress_bar_replaces_the_spinner_and_is_silent_when_quiet():
+    from scorekit.cli._progress import Progress
+
+    with Progress(quiet=True) as p:
+        assert p.bar("bootstrap") is None
+    with Progress(quiet=False, delay=60) as p:
+        bar = p.bar("bootstrap")
+        assert bar is not None
+        bar(5, 10)
+        assert bar._bar is not None
+        assert bar._bar._display is not None
+        bar(10, 10)
+        assert bar._bar is None
+
+
+def test_cell_draws_follow_their_seed_contract():
+    # weights="cells": resample b is rng.multinomial(n, cell_counts / n) over the (label, score)
+    # cells; the rows it stands for are each cell's (label, score) repeated by its count
+    data = _data(500, 3, 2)
+    y, s = data["scores"]
+    names = [*CURVE_ROWS, "brier_score", "accuracy", "f1"]
+    rows = [get(m) for m in names]
+    _, _, got = _resample(rows, data, lambda r: {}, 25, 5, "cells", None)
+    uniq, g = np.unique(s, return_inverse=True)
+    cells = g + uniq.size * y
+    share = np.bincount(cells, minlength=2 * uniq.size) / y.size
+    tables = np.random.default_rng(5).multinomial(y.size, share, size=25)
+    label = np.repeat([0, 1], uniq.size)
+    score = np.tile(uniq, 2)
+    y_hat = data["labels"][1]
+    cut = uniq[np.unique(g[y_hat == 1]).min()]
+    for b in range(25):
+        yy, ss = np.repeat(label, tables[b]), np.repeat(score, tables[b])
+        resample = {
+            "scores": (yy, ss),
+            "probabilities": (yy, ss),
+            "labels": (yy, (ss >= cut).astype(np.int64)),
+        }
+        for j, row in enumerate(rows):
+            want = row(*resample[row.inputs])
+            assert got[j, b] == pytest.approx(want, abs=1e-12), row.name
+
+
+def test_cell_draws_need_every_metric_on_the_cells():
+    data = _data(100, 1)
+    data["labels"] = (data["labels"][0], np.random.default_rng(0).integers(0, 2, 100))
+    with pytest.raises(ParameterError, match="weights='cells'"):
+        bootstrap_metrics([get("roc_auc"), get("accuracy")], data, n_resamples=5, weights="cells")
+
+
+def test_cli_draws_cells_and_its_error(tmp_path):
+    data = _data(300, 5, 2)
+    y, s = data["scores"]
+    path = tmp_path / "p.csv"
+    path.write_text(
+        "y,s\n" + "".join(f"{a},{b!r}\n" for a, b in zip(y.tolist(), s.tolist(), strict=True))
+    )
+    args = ["classify", path, "--true", "y", "--score", "s", "--bootstrap", "40", "--seed", "1"]
+    out = _sk(*args, "--draws", "cells", "--format", "json", "--quiet")
+    assert out.returncode == 0, out.stderr
+    got = json.loads(out.stdout)["roc_auc"]
+    ((low, high),) = bootstrap_metrics(
+        [get("roc_auc")], {"scores": (y, s)}, n_resamples=40, seed=1, weights="cells"
+    )
+    assert (got["ci_low"], got["ci_high"]) == pytest.approx((low, high), abs=1e-12)
+    bad = _sk(*args, "--draws", "cells", "-m", "roc_auc,expected_calibration_error")
+    assert bad.returncode == 2
+    assert "--draws cells" in bad.stderr
+    assert len(bad.stderr.strip().splitlines()) == 1
