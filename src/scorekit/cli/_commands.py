@@ -398,6 +398,12 @@ def _trec_options(
         help="order of documents with equal scores (average: expectation over all orders)",
     )
     c.add_argument(
+        "--iprec-rule",
+        choices=EvalOptions.choices("iprec_rule"),
+        help="interpolated precision's rule: trec_eval 10 (default), trec_eval 9 (pytrec_eval, "
+        "ir_measures, ranx) or the textbook one",
+    )
+    c.add_argument(
         "--ap-denominator",
         choices=EvalOptions.choices("ap_denominator"),
         help="AP@k divides by R, min(R, k) or the relevant documents found in the top k",

@@ -304,7 +304,14 @@ def _evaluate_options(args: argparse.Namespace) -> dict[str, Any]:
     return {"options": options}
 
 
-_CONVENTION_FLAGS = ("compat", "ties", "ap_denominator", "missing_queries", "ndcg_ideal")
+_CONVENTION_FLAGS = (
+    "compat",
+    "ties",
+    "ap_denominator",
+    "missing_queries",
+    "ndcg_ideal",
+    "iprec_rule",
+)
 
 
 def parse_gain(text: str) -> Any:

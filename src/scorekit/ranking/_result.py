@@ -121,6 +121,13 @@ class RankingResult:
         """``{"mean": mean(), "per_query": per_query, "tag": tag}``."""
         return {"mean": self.mean(), "per_query": self.per_query, "tag": self.tag}
 
+    def _repr_html_(self) -> str:
+        """The measures table and per-query plots as the report draws them (notebooks call this)."""
+        from ..report import ranking_section
+        from ..report._html import section_html
+
+        return section_html(ranking_section({self.tag or "run": self}, title="Ranking"))
+
     def to_pandas(self) -> Any:
         """A pandas DataFrame: one row per query (index ``query``), one column per measure."""
         pd = require("pandas", pip="pandas")
