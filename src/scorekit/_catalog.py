@@ -30,7 +30,8 @@ user_lists          ``recommended_lists``
 popularity          ``recommended_lists, popularity`` (+ ``n_users`` for novelty)
 tail                ``recommended_lists, tail_items``
 item_features       ``recommended_lists, item_features``
-sets                ``retrieved, relevant, known``
+sets                ``retrieved, relevant, known`` (or ``expected``)
+ranked_sets         ``ranking, relevant, expected``
 =================== ==========================================================
 
 ``task`` is ``"binary"`` where the row needs two classes (``precision`` with
@@ -84,6 +85,7 @@ INPUT_KINDS = (
     "tail",
     "item_features",
     "sets",
+    "ranked_sets",
 )
 Bootstrap = Literal["fast", "resample", "none"]
 
@@ -478,6 +480,10 @@ def _rows() -> tuple[MetricInfo, ...]:
             "mean pairwise feature distance within each list"),
         row("coverage_ratio", rs.coverage_ratio, rec, "sets", True,
             "known relevant items retrieved over known relevant items"),
+        row("relative_recall", rs.relative_recall, rec, "sets", True,
+            "relevant items found over the relevant items the user expected"),
+        row("recall_effort", rs.recall_effort, rec, "ranked_sets", True,
+            "relevant items expected over the items examined to find as many"),
         row("novelty_ratio", rs.novelty_ratio, rec, "sets", True,
             "unknown relevant items among the relevant retrieved"),
     )
@@ -578,6 +584,7 @@ INPUT_TEXT = {
     "tail": "recommendation lists and the tail items",
     "item_features": "recommendation lists and item features",
     "sets": "item sets",
+    "ranked_sets": "a ranking and item sets",
 }
 
 

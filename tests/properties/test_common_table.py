@@ -149,6 +149,11 @@ def gen_catalog(rng, n):
     return rng.integers(0, 25, (n // 4, 3)), 30
 
 
+def gen_ranked_sets(rng, n):
+    items = rng.permutation(30)
+    return items, items[rng.choice(30, 12, replace=False)], np.arange(3)
+
+
 def gen_user_lists(rng, n):
     return (rng.integers(0, 25, (n // 4, 3)),)
 
@@ -265,6 +270,7 @@ GENERATORS: dict[str, Callable[[np.random.Generator, int], tuple[Any, ...]]] = {
     "sets": gen_sets,
     "catalog": gen_catalog,
     "user_lists": gen_user_lists,
+    "ranked_sets": gen_ranked_sets,
     "popularity": gen_popularity,
     "tail": gen_tail,
     "item_features": gen_item_features,
@@ -305,6 +311,7 @@ KIND_ARGS: dict[str, KindArgs] = {
     "sets": KindArgs(("retrieved", "relevant", "known"), (), (), ()),
     "catalog": KindArgs(("recommended_lists", "catalog_size"), ("recommended_lists",), (), ()),
     "user_lists": KindArgs(("recommended_lists",), ("recommended_lists",), (), ()),
+    "ranked_sets": KindArgs(("ranking", "relevant", "expected"), (), (), ()),
     "popularity": KindArgs(("recommended_lists", "popularity"), ("recommended_lists",), (), ()),
     "tail": KindArgs(("recommended_lists", "tail_items"), ("recommended_lists",), (), ()),
     "item_features": KindArgs(
@@ -434,6 +441,7 @@ KIND_OF_INPUTS = {
     "tail": "tail",
     "item_features": "item_features",
     "sets": "sets",
+    "ranked_sets": "ranked_sets",
 }
 
 # What the tests know of each catalog row beyond the catalog itself (symmetry,
@@ -545,6 +553,8 @@ FACTS: dict[str, dict[str, Any]] = {
     "catalog_coverage": {},
     "coverage_ratio": {},
     "novelty_ratio": {},
+    "relative_recall": {"names": ("retrieved", "relevant", "expected")},
+    "recall_effort": {},
     "novelty": {"kwargs": {"n_users": 30}},
 }
 # fmt: on

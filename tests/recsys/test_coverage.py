@@ -132,3 +132,21 @@ def test_top_level_exports():
     assert scorekit.catalog_coverage is catalog_coverage
     assert scorekit.coverage_ratio is coverage_ratio
     assert scorekit.novelty_ratio is novelty_ratio
+
+
+def test_relative_recall_and_recall_effort_worked_examples():
+    # Korfhage: 3 relevant found, 4 expected; the 2nd relevant item sits at rank 4
+    assert scorekit.relative_recall([1, 2, 5, 9], {1, 2, 3, 5}, {1, 2, 3, 4}) == 0.75
+    assert (
+        scorekit.relative_recall([1, 2, 3, 5], [1, 2, 3, 5], [1]) == 4.0
+    )  # more found than expected
+    assert scorekit.recall_effort(["a", "x", "b", "c"], ["a", "c", "b"], ["a", "b"]) == 2 / 3
+    assert (
+        scorekit.recall_effort(["a", "a", "b"], ["a", "b"], ["p", "q"]) == 1.0
+    )  # repeats count once
+    with pytest.warns(scorekit.UndefinedMetricWarning, match="holds 1 relevant"):
+        assert np.isnan(scorekit.recall_effort(["a", "x"], ["a"], ["a", "b"]))
+    with pytest.warns(scorekit.UndefinedMetricWarning):
+        assert np.isnan(scorekit.relative_recall([1], [1], []))
+    with pytest.raises(scorekit.LabelError):
+        scorekit.relative_recall([1, 2], ["a"], [1])

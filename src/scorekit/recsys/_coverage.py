@@ -12,7 +12,13 @@ from .._errors import EmptyInputError, LabelError, NonFiniteError, ParameterErro
 from .._typing import AnyArray, ArrayLike
 from .._validation import as_array, labels_1d, undefined
 
-__all__ = ["catalog_coverage", "coverage_ratio", "novelty_ratio"]
+__all__ = [
+    "catalog_coverage",
+    "coverage_ratio",
+    "novelty_ratio",
+    "recall_effort",
+    "relative_recall",
+]
 
 
 def _is_list(v: Any) -> bool:
@@ -180,3 +186,92 @@ def novelty_ratio(retrieved: ArrayLike, relevant: ArrayLike, known: ArrayLike) -
         return undefined("novelty_ratio", "no relevant item was retrieved")
     known_too = _common(relevant_retrieved, sets["known"]).size
     return (relevant_retrieved.size - known_too) / relevant_retrieved.size
+
+
+def relative_recall(retrieved: ArrayLike, relevant: ArrayLike, expected: ArrayLike) -> float:
+    r"""Relevant items found over the relevant items the user expected to find (Korfhage).
+
+    .. math:: \text{relative recall} = |R \cap A| \,/\, |E|
+
+    with A the retrieved items, R the relevant ones and E the relevant items
+    the user expected (Korfhage, 1997; Baeza-Yates & Ribeiro-Neto, §3.2.2).
+    Above 1 when the system found more relevant items than the user expected.
+    Each argument is a set: duplicates count once.
+
+    Parameters
+    ----------
+    retrieved : set or array-like
+        Items retrieved (recommended).
+    relevant : set or array-like
+        Relevant items.
+    expected : set or array-like
+        The relevant items the user expected to find.
+
+    Returns
+    -------
+    float
+        ``nan`` with ``UndefinedMetricWarning`` when the user expected nothing.
+
+    Examples
+    --------
+    3 relevant items found (1, 2, 5), 4 expected:
+
+    >>> relative_recall([1, 2, 5, 9], [1, 2, 3, 5], [1, 2, 3, 4])
+    0.75
+    """
+    sets = _item_sets(retrieved=retrieved, relevant=relevant, expected=expected)
+    if sets["expected"].size == 0:
+        return undefined("relative_recall", "the user expected no relevant item")
+    return _common(sets["relevant"], sets["retrieved"]).size / sets["expected"].size
+
+
+def recall_effort(ranking: ArrayLike, relevant: ArrayLike, expected: ArrayLike) -> float:
+    r"""Relevant items the user expected over the items examined to find as many (Korfhage).
+
+    .. math:: \text{recall effort} = |E| \,/\, n_E
+
+    where :math:`n_E` is the rank at which the :math:`|E|`-th relevant item of
+    ``ranking`` appears: the user reads the ranking top down until as many
+    relevant items as expected are found (Korfhage, 1997). 1 is no wasted
+    effort; ``nan`` with ``UndefinedMetricWarning`` when the ranking never
+    holds that many relevant items, or when nothing was expected.
+
+    Parameters
+    ----------
+    ranking : array-like
+        The retrieved items, best first (an item listed twice counts once, at its first rank).
+    relevant : set or array-like
+        Relevant items.
+    expected : set or array-like
+        The relevant items the user expected to find (only their number counts).
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    Two relevant items expected; the second relevant item is at rank 4:
+
+    >>> recall_effort(["a", "x", "b", "c", "y"], ["a", "c", "b"], ["a", "b"])
+    0.6666666666666666
+    """
+    sets = _item_sets(relevant=relevant, expected=expected)
+    order = labels_1d(_listed(ranking), "ranking")
+    _, first = np.unique(order, return_index=True)
+    order = order[np.sort(first)]  # each item once, at its first rank
+    wanted = int(sets["expected"].size)
+    if wanted == 0:
+        return undefined("recall_effort", "the user expected no relevant item")
+    if order.size and sets["relevant"].size:
+        try:
+            hits = np.flatnonzero(np.isin(order, sets["relevant"]))
+        except TypeError:
+            raise LabelError("ranking and relevant mix strings and numbers") from None
+    else:
+        hits = np.zeros(0, dtype=np.intp)
+    if hits.size < wanted:
+        return undefined(
+            "recall_effort", f"the ranking holds {hits.size} relevant items, {wanted} were expected"
+        )
+    return wanted / float(hits[wanted - 1] + 1)
