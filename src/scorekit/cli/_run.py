@@ -91,10 +91,76 @@ def _print_section(args: argparse.Namespace, section: Section, report: Path | No
         _note(args, f"report written to {report}")
 
 
+_CHUNKED = ("csv", "tsv", "parquet", "jsonl")
+
+
+def _streamed(
+    args: argparse.Namespace, fmt: str, columns: dict[str, str], title: str, kind: str
+) -> Section | None:
+    """The metrics of a large file read chunk by chunk, when every one asked for is mergeable.
+
+    Only with ``-m`` (the default sets depend on the whole data: are the scores
+    probabilities?), without ``--report`` or ``--bootstrap``, from a file
+    :func:`scorekit.stream.read_chunks` reads. ``columns`` maps ``y_true``,
+    ``y_score``, ``y_pred``, ``groups`` to file columns. The values equal the
+    in-memory ones bit for bit (the accumulators' guarantee). ``None``: read it whole.
+    """
+    if not args.metrics or args.report or args.bootstrap or fmt not in _CHUNKED:
+        return None
+    from .._catalog import select
+    from ..report import Metric
+    from ..stream import MetricSet, consume, read_chunks
+    from ..stream._set import _inputs
+    from ._progress import ChunkBar
+
+    given = {
+        "score": "y_score" in columns,
+        "pred": "y_pred" in columns,
+        "groups": "groups" in columns,
+    }
+    try:
+        wanted = select(args.metrics, inputs=_inputs(**given), flag="-m")
+    except ParameterError:
+        return None  # the in-memory path gives the full message (and --threshold's labels)
+    if not all(r.mergeable for r in wanted):
+        return None
+    names = list(columns)
+    chunks = iter(read_chunks(args.file, list(columns.values()), input_format=fmt))
+    first = next(chunks, None)
+    if first is None:
+        return None
+    pos = getattr(args, "pos_label", None)
+    pos_label = parse_label(pos, first[0]) if pos is not None else None
+    acc = MetricSet(
+        [r.name for r in wanted],
+        score=given["score"],
+        pred=given["pred"],
+        groups=given["groups"],
+        pos_label=pos_label,
+    )
+
+    def rows() -> Any:
+        yield dict(zip(names, first, strict=True))
+        for chunk in chunks:
+            yield dict(zip(names, chunk, strict=True))
+
+    with ChunkBar("reading in chunks", quiet=args.quiet) as bar:
+        consume(acc, rows(), progress=bar)
+    values = tuple(Metric(k, float(v)) for k, v in acc.values().items())
+    note = f"{args.file} read in chunks: every metric asked for is mergeable."
+    return Section(title, kind, values, notes=(note,))
+
+
 def _classify(args: argparse.Namespace) -> int:
     report = report_path(args.report) if args.report else None
     fmt = detect_format(args.file, args.input_format)
     target = args.score or args.pred
+    role = "y_score" if args.score is not None else "y_pred"
+    title = f"Classification: {target} against {args.true}"
+    streamed = _streamed(args, fmt, {"y_true": args.true, role: target}, title, "classification")
+    if streamed is not None:
+        _print_section(args, streamed, None)
+        return 0
     with Progress(args.quiet) as progress:
         progress.step(f"reading {args.file}")
         frame = read_frame(args.file, fmt, [args.true, target])
@@ -130,6 +196,11 @@ def _classify(args: argparse.Namespace) -> int:
 def _regress(args: argparse.Namespace) -> int:
     report = report_path(args.report) if args.report else None
     fmt = detect_format(args.file, args.input_format)
+    title = f"Regression: {args.pred} against {args.true}"
+    streamed = _streamed(args, fmt, {"y_true": args.true, "y_pred": args.pred}, title, "regression")
+    if streamed is not None:
+        _print_section(args, streamed, None)
+        return 0
     with Progress(args.quiet) as progress:
         progress.step(f"reading {args.file}")
         frame = read_frame(args.file, fmt, [args.true, args.pred])
