@@ -70,8 +70,19 @@ class ThresholdTable:
 
 
 def _ratio(num: FloatArray, den: FloatArray, zero_division: float) -> FloatArray:
-    out = np.full(num.shape, float(zero_division))
-    np.divide(num, den, out=out, where=den != 0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out: FloatArray = num / den
+    zero = den == 0
+    if zero.any():
+        out[zero] = float(zero_division)
+    return out
+
+
+def _over(num: FloatArray, total: float, zero_division: float) -> FloatArray:
+    """``num / total`` for a scalar total (``zero_division`` everywhere when it is 0)."""
+    if total == 0:
+        return np.full(num.shape, float(zero_division))
+    out: FloatArray = num / total
     return out
 
 
@@ -94,8 +105,8 @@ def _threshold_table_from_curve(
         fp=fp,
         tn=tn,
         fn=fn,
-        tpr=_ratio(tp, np.full_like(tp, n_pos), zero_division),
-        fpr=_ratio(fp, np.full_like(fp, n_neg), zero_division),
+        tpr=_over(tp, float(n_pos), zero_division),
+        fpr=_over(fp, float(n_neg), zero_division),
         precision=_ratio(tp, tp + fp, zero_division),
         f1=_ratio(2 * tp, 2 * tp + fp + fn, zero_division),
     )
