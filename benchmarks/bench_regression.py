@@ -20,7 +20,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import scorekit.regression as skr
-from _harness import best_time, compare, parser, peak_rss_mib
+from _harness import best_time, compare, parser, peak_rss_mib, record
 
 TARGET = 1.5  # issue 14: scorekit at least 1.5x faster than scikit-learn
 
@@ -58,14 +58,16 @@ def main() -> None:
             for name, ours, ref in pairs:
                 t_ours, v_ours = best_time(lambda o=ours, k=kw, a=y, b=p: o(a, b, **k), args.repeat)
                 t_ref, v_ref = best_time(lambda f=ref, k=kw, a=y, b=p: f(a, b, **k), args.repeat)
-                ratio = t_ref / t_ours
                 label = f"{name}{' (weighted)' if weighted else ''}"
-                print(
-                    f"  {label:<30} scorekit {t_ours:8.4f} s ({t_ours / n * 1e9:6.1f} ns/row)"
-                    f"   sklearn {t_ref:8.4f} s   ratio {ratio:5.2f}x"
-                    f"   {'PASS' if ratio >= TARGET else 'SHORT'}"
-                    f"   |diff| {abs(float(v_ours) - float(v_ref)):.1e}",
-                    flush=True,
+                record(
+                    label,
+                    t_ours,
+                    rows=n,
+                    ref_name="sklearn",
+                    ref_seconds=t_ref,
+                    target=TARGET,
+                    target_text=f">= {TARGET}x sklearn",
+                    note=f"|diff| {abs(float(v_ours) - float(v_ref)):.1e}",
                 )
         del y, p, w
     n = max(_sizes(args.sizes, args.big))
