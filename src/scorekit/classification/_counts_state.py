@@ -386,6 +386,43 @@ def _prf_from_confusion(
     return _prf_from_counts(c if select is None else c.take(select), **options)
 
 
+#: numerator, denominator (attributes of the counts) and what is missing when it is 0
+RATIOS: dict[str, tuple[str, str, str]] = {
+    "specificity": ("tn", "negatives", "negative"),
+    "false_positive_rate": ("fp", "negatives", "negative"),
+    "false_negative_rate": ("fn", "true", "true"),
+    "false_discovery_rate": ("fp", "pred", "predicted"),
+    "false_omission_rate": ("fn", "predicted_negatives", "predicted negative"),
+    "negative_predictive_value": ("tn", "predicted_negatives", "predicted negative"),
+}
+
+
+def _count(c: ClassCounts, name: str) -> Any:
+    if name == "negatives":
+        return c.total - np.asarray(c.true)
+    if name == "predicted_negatives":
+        return c.total - np.asarray(c.pred)
+    return np.asarray(getattr(c, name))
+
+
+def ratio_from_counts(
+    name: str,
+    c: ClassCounts,
+    *,
+    average: str | None,
+    zero_division: Any = "warn",
+    sample_weight: Any = None,
+) -> Any:
+    """The ratio ``name`` of :data:`RATIOS` per class, or averaged (state -> value)."""
+    num_name, den_name, missing = RATIOS[name]
+    num, den = _micro(average, _count(c, num_name), _count(c, den_name))
+    label = name.replace("_", " ")
+    value = _divide(num, den, label, missing, average, (label,), zero_division)
+    if average is None:
+        return value
+    return _nanaverage(value, _average_weights(c, average, sample_weight))
+
+
 def _specificity_from_counts(
     c: ClassCounts,
     *,
@@ -394,11 +431,9 @@ def _specificity_from_counts(
     sample_weight: FloatArray | None = None,
 ) -> Any:
     """True-negative rate tn / (tn + fp), per class or averaged as recall is."""
-    tn, neg = _micro(average, c.tn, c.total - np.asarray(c.true))
-    spec = _divide(tn, neg, "specificity", "negative", average, ("specificity",), zero_division)
-    if average is None:
-        return spec
-    return _nanaverage(spec, _average_weights(c, average, sample_weight))
+    return ratio_from_counts(
+        "specificity", c, average=average, zero_division=zero_division, sample_weight=sample_weight
+    )
 
 
 def _jaccard_from_counts(

@@ -28,14 +28,7 @@ from .._errors import LabelError, ParameterError, UndefinedMetricWarning
 from .._typing import ArrayLike
 from ._counts import Label, _counts
 from ._counts_matrix import confusion_matrix
-from ._counts_state import (
-    ClassCounts,
-    _average_weights,
-    _divide,
-    _micro,
-    _nanaverage,
-    returns_score,
-)
+from ._counts_state import ratio_from_counts, returns_score
 
 __all__ = [
     "class_likelihood_ratios",
@@ -45,41 +38,6 @@ __all__ = [
     "false_positive_rate",
     "negative_predictive_value",
 ]
-
-#: numerator, denominator (attributes of the counts) and what is missing when it is 0
-RATIOS: dict[str, tuple[str, str, str]] = {
-    "false_positive_rate": ("fp", "negatives", "negative"),
-    "false_negative_rate": ("fn", "true", "true"),
-    "false_discovery_rate": ("fp", "pred", "predicted"),
-    "false_omission_rate": ("fn", "predicted_negatives", "predicted negative"),
-    "negative_predictive_value": ("tn", "predicted_negatives", "predicted negative"),
-}
-
-
-def _count(c: ClassCounts, name: str) -> Any:
-    if name == "negatives":
-        return c.total - np.asarray(c.true)
-    if name == "predicted_negatives":
-        return c.total - np.asarray(c.pred)
-    return np.asarray(getattr(c, name))
-
-
-def ratio_from_counts(
-    name: str,
-    c: ClassCounts,
-    *,
-    average: str | None,
-    zero_division: Any = "warn",
-    sample_weight: Any = None,
-) -> Any:
-    """The ratio ``name`` of :data:`RATIOS` per class, or averaged (state -> value)."""
-    num_name, den_name, missing = RATIOS[name]
-    num, den = _micro(average, _count(c, num_name), _count(c, den_name))
-    label = name.replace("_", " ")
-    value = _divide(num, den, label, missing, average, (label,), zero_division)
-    if average is None:
-        return value
-    return _nanaverage(value, _average_weights(c, average, sample_weight))
 
 
 def _ratio(

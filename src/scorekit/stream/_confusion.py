@@ -48,9 +48,9 @@ from ..classification._counts_state import (
     _normalize_confusion,
     _prf_from_counts,
     _specificity_from_counts,
+    ratio_from_counts,
 )
 from ..classification._labels import given_labels
-from ..classification._ratios import ratio_from_counts
 from ._base import Accumulator, encode_array, plain
 from ._labels import empty_chunk
 from ._statecheck import Fields, check_increasing
