@@ -250,11 +250,13 @@ def test_compare_runs_with_subtopic_qrels():
     assert str(round(one, 4)) in res.to_markdown()
 
 
-def test_stream_accumulator_refuses_subtopic_qrels():
+def test_stream_accumulator_needs_subtopic_qrels_for_diversity_measures():
     from scorekit.stream import RankingAccumulator
 
-    with pytest.raises(ParameterError, match="SubtopicQrels"):
-        RankingAccumulator(SubtopicQrels.from_dict(EXAMPLE), ["alpha_nDCG@3"])
+    with pytest.raises(ParameterError, match="'alpha_nDCG@3' is a diversity measure"):
+        RankingAccumulator({"q": {"a": 1}}, ["alpha_nDCG@3"])
+    with pytest.raises(ParameterError, match="SubtopicQrels or a mapping"):
+        RankingAccumulator([("q", "1", "a", 1)], ["alpha_nDCG@3"])
 
 
 def test_per_measure_rel_equals_rel_level():

@@ -17,11 +17,11 @@ from typing import Any
 
 import numpy as np
 
-from .._errors import ParameterError
-from .._typing import FloatArray, IntArray
+from .._errors import EmptyInputError, ParameterError
+from .._typing import AnyArray, FloatArray, IntArray
 from . import _diversity_kernels as dk
 from ._conventions import Conventions, check_gain_grades, resolve_conventions
-from ._data import Run
+from ._data import Qrels, Run
 from ._diversity import split_requests
 from ._ids import decode
 from ._measures import Measure
@@ -168,6 +168,7 @@ def evaluate_subtopics(
             "grade per subtopic); use a fixed order: 'docid_desc' (ndeval -traditional), "
             "'docid_asc' (pyndeval) or 'input_order'"
         )
+    doc_qrels = qrels.to_qrels()
     state = ranked_state(
         qrels._doc_table(np.arange(qrels.n_docs, dtype=np.int64)),
         run,
@@ -175,6 +176,7 @@ def evaluate_subtopics(
         judged_only=bool(options.get("judged_only", False)),
         conventions=replace(conv, gain="linear", gain_map=()),  # the "grades" are indices
         rel_level=int(rel_level),
+        level_qrels=doc_qrels,  # the judgment counts of the documents' grades
     )
     queries = qrels._coded.queries
     size = max(queries.dtype.itemsize, state.qids.dtype.itemsize)
@@ -193,7 +195,7 @@ def evaluate_subtopics(
     vals: dict[Measure, Any] = dict(values)
     summary: dict[Measure, Any] = {m: summarize(m, values[m], n_q) for m in ms}
     if other:
-        rest = _others(qrels, run, other, state, qcode, options)
+        rest = _others(doc_qrels, run, other, state, options)
         keys, ms = list(rest.keys) + keys, list(rest.measures) + ms
         vals.update(rest.values)
         summary.update(rest.summary)
@@ -216,11 +218,10 @@ def _conventions(options: dict[str, Any]) -> Conventions:
 
 
 def _others(
-    qrels: SubtopicQrels,
+    doc_qrels: Qrels,
     run: Run,
     other: list[str],
     state: RankedState,
-    qcode: IntArray,
     options: dict[str, Any],
 ) -> RankingResult:
     """The non-diversity measures on the document-level qrels, reusing the joined state.
@@ -231,9 +232,8 @@ def _others(
     ``judged_only`` a document whose grades are all negative must be dropped
     too, so that case is evaluated from scratch.
     """
-    from ._evaluate import _levels, compute, evaluate
+    from ._evaluate import compute, evaluate
 
-    doc_qrels = qrels.to_qrels()
     if options.get("judged_only"):
         return evaluate(doc_qrels, run, other, **options)
     conv = _conventions(options)
@@ -244,8 +244,7 @@ def _others(
     rel = code.copy()
     g = grade[code[judged]]
     rel[judged] = np.where(g >= 0, g, UNJUDGED)
-    levels = _levels(doc_qrels, qcode)
-    graded = replace(state, rel=rel, level_q=levels[0], level=levels[1], level_count=levels[2])
+    graded = replace(state, rel=rel)  # the state's levels are those of doc_qrels
     rel_level = int(options.get("rel_level", 1))
     return compute(
         graded,
@@ -254,3 +253,50 @@ def _others(
         per_query=bool(options.get("per_query", False)),
         conventions=conv,
     )
+
+
+def merge_parts(
+    parts: Iterable[tuple[AnyArray, dict[str, FloatArray]] | None],
+    div_keys: list[str],
+    other: RankingResult | None,
+    *,
+    tag: str,
+    per_query: bool,
+) -> RankingResult:
+    """One result from the per-query diversity values of disjoint query sets (Dask, Spark).
+
+    Each part is (query ids as bytes, ``{key: per-query values}``) of the
+    whole queries of one partition, or ``None``; the queries are put back in
+    the order of :func:`evaluate_subtopics` (sorted id bytes) so the summaries
+    add up in the same order, and ``other`` (the result of the other
+    measures on the document-level qrels, same queries) comes first.
+    """
+    kept = [p for p in parts if p is not None]
+    if not kept:
+        raise EmptyInputError(
+            "no query is in both the run and the qrels (pass all_queries=True to score the "
+            "qrels queries the run misses as 0)"
+        )
+    size = max(p[0].dtype.itemsize for p in kept)
+    qids = np.concatenate([p[0].astype(f"S{size}") for p in kept])
+    order = np.argsort(qids, kind="stable")
+    qids = qids[order]
+    measures = [m for _, m in split_requests(div_keys)[0]]
+    n_q = int(qids.size)
+    values: dict[Measure, Any] = {}
+    summary: dict[Measure, Any] = {}
+    for key, m in zip(div_keys, measures, strict=True):
+        v = np.concatenate([p[1][key] for p in kept])[order]
+        values[m], summary[m] = v, summarize(m, v, n_q)
+    keys, ms = list(div_keys), measures
+    ids = tuple(decode(qids))
+    if other is not None:
+        if other.query_ids != ids:
+            raise ParameterError(
+                "the diversity and the other measures were computed on different queries; "
+                "evaluate them in two calls"
+            )
+        keys, ms = list(other.keys) + keys, list(other.measures) + ms
+        values.update(other.values)
+        summary.update(other.summary)
+    return RankingResult(ids, tuple(keys), tuple(ms), values, summary, tag, per_query)

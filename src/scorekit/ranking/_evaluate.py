@@ -104,12 +104,16 @@ def ranked_state(
     judged_only: bool = False,
     conventions: Conventions | None = None,
     rel_level: int = 1,
+    level_qrels: Qrels | None = None,
 ) -> RankedState:
     """The :class:`~._state.RankedState` of a run against qrels under the given options.
 
     ``conventions`` gives the tie policy and what to do with qrels queries the
     run misses (``all_queries=True`` is ``missing_queries="zero"``);
     ``rel_level`` orders ties for ``"optimistic"``/``"pessimistic"``.
+    ``level_qrels`` (same query vocabulary as ``qrels``) gives the judgment
+    counts per grade instead of ``qrels`` (the subtopic path joins on document
+    indices but counts the documents' grades).
     """
     conv = Conventions() if conventions is None else conventions
     check_gain_grades(conv, qrels.relevance)
@@ -176,7 +180,7 @@ def ranked_state(
         np.not_equal(group[1:], group[:-1], out=tie_start[1:])
         if max_docs is not None:
             depth = np.full(qids.size, max_docs, np.int64)
-    levels = _levels(qrels, qrels_code)
+    levels = _levels(qrels if level_qrels is None else level_qrels, qrels_code)
     return RankedState(qids, in_run, starts, rel, *levels, run.tag, tie_start, depth)
 
 

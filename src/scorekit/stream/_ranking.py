@@ -18,7 +18,8 @@ import numpy as np
 from .._errors import EmptyInputError, NonFiniteError, ParameterError
 from .._typing import AnyArray, ArrayLike
 from .._validation import check_same_length, scores_1d
-from ..ranking import Qrels, RankingResult, Run, evaluate
+from ..ranking import Qrels, RankingResult, Run, SubtopicQrels, evaluate
+from ..ranking._diversity import split_requests
 from ..ranking._ids import id_bytes
 from ..ranking._options import EvalOptions
 from ..ranking._parse import parse_requests
@@ -39,6 +40,25 @@ def _checked(options: dict[str, Any]) -> dict[str, Any]:
     return EvalOptions.build(base, **options).to_dict()
 
 
+def _qrels(qrels: Any) -> Qrels | SubtopicQrels:
+    """The judgments as given, or built from a mapping.
+
+    ``{q: {doc: grade}}`` is a :class:`Qrels`; ``{q: {subtopic: {doc: grade}}}``
+    (one level deeper) a :class:`SubtopicQrels`.
+    """
+    if isinstance(qrels, (Qrels, SubtopicQrels)):
+        return qrels
+    if not isinstance(qrels, dict):
+        raise ParameterError(
+            "qrels must be a scorekit Qrels, a SubtopicQrels or a mapping, "
+            f"got {type(qrels).__name__}"
+        )
+    inner = [v for docs in qrels.values() if isinstance(docs, dict) for v in docs.values()]
+    if inner and all(isinstance(v, dict) for v in inner):
+        return SubtopicQrels.from_dict(qrels)
+    return Qrels.from_dict(qrels)
+
+
 class RankingAccumulator(Accumulator):
     """Ranking measures of a run that arrives in chunks of (query, doc, score) rows.
 
@@ -54,8 +74,11 @@ class RankingAccumulator(Accumulator):
 
     Parameters
     ----------
-    qrels : Qrels or mapping
-        The judgments: a :class:`scorekit.Qrels` or ``{query: {doc: grade}}``.
+    qrels : Qrels, SubtopicQrels or mapping
+        The judgments: a :class:`scorekit.Qrels` or ``{query: {doc: grade}}``;
+        for the diversity measures (``alpha_nDCG@20``, ``ERR_IA@20``, ...) a
+        :class:`scorekit.SubtopicQrels` or ``{query: {subtopic: {doc: grade}}}``
+        (what :func:`scorekit.evaluate` takes; ``to_dict``/``from_dict`` keep the kind).
     measures : str or iterable of str
         As :func:`scorekit.evaluate` (parsed here once, so a bad name raises now).
     tag : str, default="scorekit"
@@ -76,6 +99,14 @@ class RankingAccumulator(Accumulator):
     >>> _ = acc.update(["q", "q"], ["a", "c"], [0.9, 0.7]).update(["q"], ["b"], [0.8])
     >>> {k: round(v, 4) for k, v in acc.evaluate().mean().items()}
     {'AP': 0.5556, 'P@2': 0.5}
+
+    With subtopic qrels, the diversity measures (Clarke et al. 2008's example):
+
+    >>> sub = {"q": {"1": {"a": 1, "b": 1}, "2": {"a": 1, "d": 1}, "3": {"c": 1, "d": 1}}}
+    >>> acc = RankingAccumulator(sub, ["alpha_nDCG@3", "P_IA@3"])
+    >>> _ = acc.update(["q", "q"], ["a", "b"], [3.0, 2.0]).update(["q"], ["c"], [1.0])
+    >>> {k: round(v, 4) for k, v in acc.evaluate().mean().items()}
+    {'alpha_nDCG@3': 0.8808, 'P_IA@3': 0.4444}
     """
 
     _kind = "RankingAccumulator"
@@ -89,15 +120,16 @@ class RankingAccumulator(Accumulator):
         **options: Any,
     ) -> None:
         super().__init__()
-        if not isinstance(qrels, Qrels):
-            if not isinstance(qrels, dict):
-                raise ParameterError(
-                    f"qrels must be a scorekit Qrels or a mapping, got {type(qrels).__name__}"
-                )
-            qrels = Qrels.from_dict(qrels)
-        self.qrels = qrels
+        self.qrels = _qrels(qrels)
         self.measures = [measures] if isinstance(measures, str) else list(measures)
-        parse_requests(self.measures)  # an unknown name raises here, not at the end
+        div, other = split_requests(self.measures)
+        if div and not isinstance(self.qrels, SubtopicQrels):
+            raise ParameterError(
+                f"{div[0][0]!r} is a diversity measure: it needs subtopic qrels (a "
+                "SubtopicQrels or {query: {subtopic: {doc: grade}}})"
+            )
+        if other or not div:
+            parse_requests(other)  # an unknown name raises here, not at the end
         self.tag = str(tag)
         self.options = _checked(options)
         self._queries: list[AnyArray] = []
