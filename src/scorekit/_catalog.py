@@ -86,6 +86,7 @@ INPUT_KINDS = (
     "item_features",
     "sets",
     "ranked_sets",
+    "history",
 )
 Bootstrap = Literal["fast", "resample", "none"]
 
@@ -478,6 +479,8 @@ def _rows() -> tuple[MetricInfo, ...]:
             "share of long-tail items per list, averaged over users"),
         row("intra_list_diversity", rs.intra_list_diversity, rec, "item_features", True,
             "mean pairwise feature distance within each list"),
+        row("serendipity", rs.serendipity, rec, "history", True,
+            "relevance-weighted unlikeness to each user's history (MS recommenders)"),
         row("coverage_ratio", rs.coverage_ratio, rec, "sets", True,
             "known relevant items retrieved over known relevant items"),
         row("relative_recall", rs.relative_recall, rec, "sets", True,
@@ -585,6 +588,7 @@ INPUT_TEXT = {
     "item_features": "recommendation lists and item features",
     "sets": "item sets",
     "ranked_sets": "a ranking and item sets",
+    "history": "recommendation lists and each user's training history",
 }
 
 

@@ -24,6 +24,7 @@ from ._flags import in_flags
 from ._format import OUTPUT_FORMATS, safe_text
 from ._fuse import add_fuse_parser
 from ._io import FORMATS
+from ._recommend import add_recommend_parser
 
 __all__ = ["build_parser", "run"]
 
@@ -335,6 +336,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=("table", "json"), default="table", help="output format")
 
     add_fuse_parser(sub)
+    _metric_option(add_recommend_parser(sub, [_common(bootstrap=False)]), "recsys")
     return parser
 
 

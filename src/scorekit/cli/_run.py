@@ -15,6 +15,7 @@ from ._format import metrics_json, metrics_json_flat, metrics_rows, render
 from ._fuse import fuse_command
 from ._io import detect_format, read_frame, read_ranking
 from ._progress import Progress
+from ._recommend import recommend_command
 
 __all__ = ["DEFAULT_COMPARE_MEASURES", "DEFAULT_TREC_MEASURES", "dispatch"]
 
@@ -40,6 +41,7 @@ def dispatch(args: argparse.Namespace) -> int:
         "metrics": _metrics,
         "measures": _measures,
         "fuse": fuse_command,
+        "recommend": recommend_command,
     }[args.command]
     return command(args)
 

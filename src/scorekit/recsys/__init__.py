@@ -15,5 +15,7 @@ from ._coverage import *  # noqa: F403
 from ._coverage import __all__ as _coverage_all
 from ._gauc import *  # noqa: F403
 from ._gauc import __all__ as _gauc_all
+from ._serendipity import *  # noqa: F403
+from ._serendipity import __all__ as _serendipity_all
 
-__all__ = [*_beyond_all, *_calibration_all, *_coverage_all, *_gauc_all]
+__all__ = [*_beyond_all, *_calibration_all, *_coverage_all, *_gauc_all, *_serendipity_all]
