@@ -300,3 +300,63 @@ def test_report_table_is_any_list_of_catalog_names():
     assert {m.name for m in section.metrics} == {
         x.name for x in sk.metrics("regression") if x.scalar
     }
+
+
+REQUIRED = {
+    "min_recall": 0.5,
+    "min_precision": 0.6,
+    "min_specificity": 0.5,
+    "min_sensitivity": 0.5,
+    "max_fpr": 0.2,
+}
+
+
+@pytest.mark.parametrize("command", list(COMMANDS))
+def test_cli_reaches_every_structured_row_with_the_library_value(command, table):
+    """Curves, tables and operating points: ``-m NAME(key=value)``, JSON == the library's."""
+    import inspect
+
+    from scorekit.report._data import structured
+
+    path, frame = table
+    argv, kinds = COMMANDS[command]
+    rows = [r for r in ROWS if not r.scalar and r.inputs in kinds]
+    if command == "gauc":
+        rows = []  # the GAUC command reads labels, scores and groups: its rows are scalar
+    cols = {"y": frame.y.to_numpy(), "s": frame.s.to_numpy(), "p": frame.p.to_numpy()}
+    data = {
+        "scores": (cols["y"], cols["s"]),
+        "probabilities": (cols["y"], cols["s"]),
+        "labels": (cols["y"], cols["p"]),
+        "clustering": (frame.a.to_numpy(), frame.b.to_numpy()),
+    }
+    for row in rows:
+        params = inspect.signature(row.function).parameters
+        opts = {k: v for k, v in REQUIRED.items() if k in params}
+        name = row.name + (
+            "(" + ",".join(f"{k}={v}" for k, v in opts.items()) + ")" if opts else ""
+        )
+        got = _cli_json([argv[0], str(path), *argv[1:], "-m", name, "--format", "json", "-Q"])
+        expected = structured(_quiet(row, *data[row.inputs], **opts))
+        assert got == {name: {"value": expected}}, row.name
+
+
+def test_select_options_syntax():
+    from scorekit._catalog import select
+
+    inputs = {"scores": None}
+    (r,) = select(["precision_at_recall(min_recall=0.9)"], inputs=inputs, structured=True)
+    assert r.name == "precision_at_recall(min_recall=0.9)"
+    assert dict(r.options) == {"min_recall": 0.9}
+    assert r.accumulator is None
+    assert r.bootstrap == "none"
+    two = select(["roc_auc,tpr_at_fpr(max_fpr=0.1),pr_auc"], inputs=inputs, structured=True)
+    assert [x.name for x in two] == ["roc_auc", "tpr_at_fpr(max_fpr=0.1)", "pr_auc"]
+    with pytest.raises(sk.ParameterError, match="needs min_recall"):
+        select(["precision_at_recall"], inputs=inputs, structured=True)
+    with pytest.raises(sk.ParameterError, match="has no option 'min_recal'"):
+        select(["precision_at_recall(min_recal=0.9)"], inputs=inputs, structured=True)
+    with pytest.raises(sk.ParameterError, match="is not key=value"):
+        select(["precision_at_recall(0.9)"], inputs=inputs, structured=True)
+    with pytest.raises(sk.ParameterError, match="not a single number"):
+        select(["det_curve"], inputs=inputs)

@@ -42,10 +42,11 @@ found, and are drawn by the report.
 
 from __future__ import annotations
 
+import ast
 import difflib
 import inspect
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal
@@ -599,8 +600,14 @@ def select(
     binary: bool = True,
     default: Sequence[str] = (),
     flag: str = "metrics",
+    structured: bool = False,
 ) -> tuple[MetricInfo, ...]:
-    """The scalar catalog rows named by ``names``, checked against the data at hand.
+    """The catalog rows named by ``names``, checked against the data at hand.
+
+    A name may carry options, ``NAME(key=value, ...)`` (Python literals:
+    ``precision_at_recall(min_recall=0.9)``); such a row is computed by its
+    function on the data (no accumulator, no bootstrap interval) and keeps the
+    text as written for its name.
 
     Parameters
     ----------
@@ -617,6 +624,9 @@ def select(
         The names used when ``names`` is empty.
     flag : str, default="metrics"
         How errors name the option (``"-m"`` on the command line).
+    structured : bool, default=False
+        Whether rows that are not a single number (curves, tables, operating
+        points) may be named; ``"all"`` stays the scalar rows.
 
     Returns
     -------
@@ -627,11 +637,14 @@ def select(
     --------
     >>> [r.name for r in select(["mae,r2", "mae"], inputs={"regression": None})]
     ['mae', 'r2']
+    >>> [dict(r.options) for r in select(["mean_pinball_loss(alpha=0.9)"], inputs={"regression": None})]
+    [{'alpha': 0.9}]
     """
     available = {k for k, v in inputs.items() if v is None}
     out: dict[str, MetricInfo] = {}
-    items = [n.strip() for item in (names or default) for n in str(item).split(",")]
-    for name in filter(None, items):
+    items = [n.strip() for item in (names or default) for n in _split_names(str(item))]
+    for text in filter(None, items):
+        name, params = _options(text, flag)
         if name.lower() == "all":
             for r in metrics():
                 if r.scalar and r.inputs in available and (binary or r.task == "any"):
@@ -641,7 +654,7 @@ def select(
             r = get(name)
         except UnknownMetricError as e:
             raise UnknownMetricError(f"{flag} {name}: {e}") from None
-        if not r.scalar:
+        if not r.scalar and not structured:
             raise ParameterError(
                 f"{flag} {name}: {r.description} is not a single number (the report shows it)"
             )
@@ -656,5 +669,63 @@ def select(
             alt = f"{name}_macro"
             hint = f"; try {alt}" if alt in _table()[1] else ""
             raise ParameterError(f"{flag} {name} needs two classes, the labels have more{hint}")
+        if params:
+            r = _with_options(r, text, params, flag)
+        needed = [
+            p.name
+            for p in inspect.signature(r.function).parameters.values()
+            if p.kind is p.KEYWORD_ONLY and p.default is p.empty and p.name not in r.options
+        ]
+        if needed:
+            raise ParameterError(f"{flag} {name} needs {needed[0]}: write {name}({needed[0]}=...)")
         out.setdefault(r.name, r)
     return tuple(out.values())
+
+
+def _split_names(text: str) -> list[str]:
+    """``"a,b(x=1,y=2)"`` -> ``["a", "b(x=1,y=2)"]``: commas outside parentheses split."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if ch == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return parts
+
+
+def _options(text: str, flag: str) -> tuple[str, dict[str, Any]]:
+    """``"name(k=v, ...)"`` -> (name, {k: v}); a plain name -> (name, {})."""
+    if "(" not in text:
+        return text, {}
+    name, _, rest = text.partition("(")
+    if not rest.endswith(")"):
+        raise ParameterError(f"{flag} {text}: options are written NAME(key=value, ...)")
+    params: dict[str, Any] = {}
+    for item in filter(None, (p.strip() for p in _split_names(rest[:-1]))):
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip().isidentifier():
+            raise ParameterError(f"{flag} {text}: {item!r} is not key=value")
+        try:
+            params[key.strip()] = ast.literal_eval(value.strip())
+        except (ValueError, SyntaxError):
+            params[key.strip()] = value.strip()  # a bare word: a string option
+    return name.strip(), params
+
+
+def _with_options(row: MetricInfo, text: str, params: dict[str, Any], flag: str) -> MetricInfo:
+    """The row computed by its function with ``params`` added, named as written."""
+    data = {"y_true", "y_pred", "y_score", "y_prob", "labels_true", "labels_pred", "X"}
+    accepted = [
+        p.name
+        for p in inspect.signature(row.function).parameters.values()
+        if p.name not in data and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+    ]
+    unknown = sorted(set(params) - set(accepted))
+    if unknown:
+        raise ParameterError(
+            f"{flag} {text}: {row.name} has no option {unknown[0]!r}; its options are "
+            + (", ".join(accepted) or "none")
+        )
+    options = MappingProxyType({**row.options, **params})
+    return replace(row, name=text, options=options, accumulator=None, method=None, bootstrap="none")

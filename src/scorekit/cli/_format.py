@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from .._optional import require
-from ..report._data import Metric, finite_or_none
+from ..report._data import Metric, finite_or_none, structured
 from ..report._html import format_value
 
 __all__ = [
@@ -49,8 +49,36 @@ def metrics_rows(metrics: Sequence[Metric]) -> tuple[list[str], list[list[Any]]]
     """Header and rows of a metric list; the CI columns appear when an interval was computed."""
     with_ci = any(m.ci_low is not None for m in metrics)
     header = ["metric", "value", *(("ci_low", "ci_high") if with_ci else ())]
-    rows = [[m.name, m.value, *((m.ci_low, m.ci_high) if with_ci else ())] for m in metrics]
+    rows = [
+        [
+            m.name,
+            m.value if m.detail is None else brief(m.detail),
+            *((m.ci_low, m.ci_high) if with_ci else ()),
+        ]
+        for m in metrics
+    ]
     return header, rows
+
+
+def brief(detail: Any) -> str:
+    """A short text for a structured result in a table cell (``--format json`` has all of it).
+
+    >>> brief({"value": 0.5, "threshold": 0.25}), brief([[0.0, 0.5, 1.0], [1.0, 0.5, 0.0]])
+    ('value=0.5, threshold=0.25', '2 arrays of 3 values (--format json for all)')
+    """
+    if isinstance(detail, dict) and all(not isinstance(v, (list, dict)) for v in detail.values()):
+        return ", ".join(
+            f"{k}={v:.6g}" if isinstance(v, float) else f"{k}={v}" for k, v in detail.items()
+        )
+    if isinstance(detail, list) and detail and all(not isinstance(v, (list, dict)) for v in detail):
+        if len(detail) <= 6:
+            return ", ".join(f"{v:.6g}" if isinstance(v, float) else str(v) for v in detail)
+        return f"{len(detail)} values (--format json for all)"
+    if isinstance(detail, list) and detail and all(isinstance(v, list) for v in detail):
+        sizes = {len(v) for v in detail}
+        if len(sizes) == 1 and sizes != {0}:
+            return f"{len(detail)} arrays of {sizes.pop()} values (--format json for all)"
+    return "a table (--format json for all)"
 
 
 def metrics_json(metrics: Sequence[Metric]) -> dict[str, Any]:
@@ -65,7 +93,7 @@ def metrics_json(metrics: Sequence[Metric]) -> dict[str, Any]:
     """
     out: dict[str, Any] = {}
     for m in metrics:
-        entry: dict[str, Any] = {"value": finite_or_none(m.value)}
+        entry: dict[str, Any] = {"value": finite_or_none(m.value) if m.detail is None else m.detail}
         if m.ci_low is not None or m.ci_high is not None:
             entry.update(
                 ci_low=finite_or_none(m.ci_low),
@@ -86,23 +114,7 @@ def metrics_json_flat(metrics: Sequence[Metric]) -> dict[str, Any]:
     >>> metrics_json_flat([Metric("r2", 0.5), Metric("mae", float("nan"))])
     {'r2': 0.5, 'mae': None}
     """
-    return {m.name: finite_or_none(m.value) for m in metrics}
-
-
-def _jsonable(obj: Any) -> Any:
-    if isinstance(obj, dict):
-        return {str(k): _jsonable(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [_jsonable(v) for v in obj]
-    if isinstance(obj, (bool, np.bool_)):
-        return bool(obj)
-    if isinstance(obj, (int, np.integer)):
-        return int(obj)
-    if isinstance(obj, (float, np.floating)):
-        return finite_or_none(obj)
-    if obj is None or isinstance(obj, str):
-        return obj
-    return str(obj)
+    return {m.name: finite_or_none(m.value) if m.detail is None else m.detail for m in metrics}
 
 
 def to_json(obj: Any) -> str:
@@ -111,7 +123,7 @@ def to_json(obj: Any) -> str:
     >>> to_json({"auc": np.float64(0.75), "n": np.int64(3)})
     '{\n  "auc": 0.75,\n  "n": 3\n}'
     """
-    return json.dumps(_jsonable(obj), indent=2, allow_nan=False)
+    return json.dumps(structured(obj), indent=2, allow_nan=False)
 
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")

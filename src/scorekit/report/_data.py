@@ -13,6 +13,7 @@ Which metrics a section shows is a list of catalog names (:mod:`scorekit._catalo
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -54,6 +55,7 @@ class Metric:
     resamples: int | None = None
     unit: str | None = None
     note: str | None = None
+    detail: Any = None  # a row that is not one number: its result (see structured())
 
 
 @dataclass(frozen=True)
@@ -163,6 +165,29 @@ def catalog_metrics(
     drawn), except rows whose ``bootstrap``
     is ``"none"`` (order statistics).
     """
+    tables = {
+        row.name: structured(row(*data[row.inputs], **kwargs(row)))
+        for row in rows
+        if not row.scalar
+    }
+    if tables:
+        rest = catalog_metrics(
+            [r for r in rows if r.scalar],
+            data,
+            states,
+            kwargs=kwargs,
+            bootstrap=bootstrap,
+            seed=seed,
+            confidence=confidence,
+            method=method,
+            progress=progress,
+            weights=weights,
+        )
+        found = {m.name: m for m in rest}
+        return tuple(
+            found[r.name] if r.scalar else Metric(r.name, math.nan, detail=tables[r.name])
+            for r in rows
+        )
     values = []
     for row in rows:
         extra = dict(kwargs(row))
@@ -198,6 +223,37 @@ def catalog_metrics(
         low, high = next(intervals)
         out.append(Metric(row.name, value, low, high, confidence, bootstrap, "rows"))
     return tuple(out)
+
+
+def structured(value: Any) -> Any:
+    """A result as JSON-ready values (arrays and tuples as lists, records as objects).
+
+    Named tuples, dataclasses and ``to_dict()`` results become objects; NaN
+    and infinities become ``None``.
+
+    >>> import numpy as np
+    >>> structured((np.array([0.5, np.nan]), 3))
+    [[0.5, None], 3]
+    """
+    if hasattr(value, "_asdict"):
+        return {k: structured(v) for k, v in value._asdict().items()}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: structured(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, np.ndarray) and value.dtype.names:
+        return [structured(r) for r in records(value)]
+    if hasattr(value, "to_dict") and not isinstance(value, np.ndarray):
+        return structured(value.to_dict())
+    if isinstance(value, Mapping):
+        return {str(k): structured(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return [structured(v) for v in (value.tolist() if isinstance(value, np.ndarray) else value)]
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        return finite_or_none(value)
+    return value if value is None or isinstance(value, str) else str(value)
 
 
 def finite_or_none(value: Any) -> float | None:

@@ -96,6 +96,7 @@ def _binary_scores_section(
         },
         default=default,
         flag="-m",
+        structured=True,
     )
     # one sort of the scores serves every curve metric, plot and table below
     curve = BinaryCurve().update(y01, s)
@@ -379,7 +380,14 @@ def _labels_section(
         else ["precision_macro", "recall_macro", "f1_macro", "f1_weighted"]
     )
     default += ["cohen_kappa", "matthews_corrcoef"]
-    wanted = select(metrics, inputs={"labels": None}, binary=binary, default=default, flag="-m")
+    wanted = select(
+        metrics,
+        inputs={"labels": None},
+        binary=binary,
+        default=default,
+        flag="-m",
+        structured=True,
+    )
     # one count of the (true, predicted) pairs serves every metric, plot and table below
     counts = ConfusionMatrix().update(y, p)
     pos = 1 if pos_label is None else pos_label
@@ -543,7 +551,9 @@ def regression_section(
     t = scores_1d(y_true, names[0])
     p = scores_1d(y_pred, names[1])
     check_same_length(**{names[0]: t, names[1]: p})
-    wanted = select(metrics, inputs={"regression": None}, default=REGRESSION_METRICS, flag="-m")
+    wanted = select(
+        metrics, inputs={"regression": None}, default=REGRESSION_METRICS, flag="-m", structured=True
+    )
     moments = RegressionMoments().update(t, p)
     values = catalog_metrics(
         wanted,
@@ -631,6 +641,7 @@ def clustering_section(
         },
         default=default,
         flag="-m",
+        structured=True,
     )
     notes = []
     data: dict[str, tuple[AnyArray, ...]] = {}
