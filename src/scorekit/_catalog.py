@@ -601,6 +601,7 @@ def select(
     default: Sequence[str] = (),
     flag: str = "metrics",
     structured: bool = False,
+    supplied: Sequence[str] = (),
 ) -> tuple[MetricInfo, ...]:
     """The catalog rows named by ``names``, checked against the data at hand.
 
@@ -627,6 +628,9 @@ def select(
     structured : bool, default=False
         Whether rows that are not a single number (curves, tables, operating
         points) may be named; ``"all"`` stays the scalar rows.
+    supplied : sequence of str, default=()
+        Required options the caller passes itself (``n_users`` of ``novelty``
+        from a training file); any other required option must be written.
 
     Returns
     -------
@@ -674,7 +678,10 @@ def select(
         needed = [
             p.name
             for p in inspect.signature(r.function).parameters.values()
-            if p.kind is p.KEYWORD_ONLY and p.default is p.empty and p.name not in r.options
+            if p.kind is p.KEYWORD_ONLY
+            and p.default is p.empty
+            and p.name not in r.options
+            and p.name not in supplied
         ]
         if needed:
             raise ParameterError(f"{flag} {name} needs {needed[0]}: write {name}({needed[0]}=...)")

@@ -147,3 +147,16 @@ def test_bad_flags_exit_2_with_one_line(files, capsys, extra, message):
     assert code == 2
     assert message in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_report_and_notes(files, capsys, tmp_path):
+    paths, *_ = files
+    out = tmp_path / "rec.html"
+    argv = ["recommend", str(paths["recs"]), "--user", "user", "--item", "item"]
+    code = run([*argv, "--train", str(paths["train"]), "--report", str(out)])
+    err = capsys.readouterr().err
+    assert code == 0
+    html = out.read_text()
+    assert "serendipity" in html
+    assert "novelty" in html
+    assert "users with recommendations" in err

@@ -15,7 +15,6 @@ is reachable with ``-m``; the values are those of the library functions
 from __future__ import annotations
 
 import argparse
-import sys
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,7 +24,7 @@ from .._errors import ParameterError, ScorekitError
 from .._typing import AnyArray
 from ._io import detect_format, read_frame
 
-__all__ = ["add_recommend_parser", "recommend_command"]
+__all__ = ["add_recommend_parser", "recommend_section"]
 
 _EPILOG = (
     "examples:\n"
@@ -231,11 +230,15 @@ def _call(name: str, data: _Inputs, args: argparse.Namespace) -> float:
     return float(row(data.all_lists, data.history, relevance=data.relevance))  # history
 
 
-def recommend_command(args: argparse.Namespace) -> int:
-    """Read the files, compute every metric asked for (or every one the inputs allow), print."""
+def recommend_section(args: argparse.Namespace) -> Any:
+    """Read the files and compute every metric asked for (or every one the inputs allow).
+
+    Returns the report :class:`~scorekit.report.Section`; a metric of the
+    default set that is undefined on these inputs is left out with a note
+    saying why (one named with ``-m`` raises instead).
+    """
     from .._catalog import metrics, select
-    from ..report._data import Metric
-    from ._format import metrics_json, metrics_json_flat, metrics_rows, render
+    from ..report import Metric, Section
 
     data = _read(args)
     inputs: dict[str, str | None] = dict.fromkeys(
@@ -247,7 +250,7 @@ def recommend_command(args: argparse.Namespace) -> int:
         for r in metrics("recsys")
         if r.scalar and r.inputs in KINDS and data.missing.get(r.inputs) is None
     ]
-    rows = select(args.metrics, inputs=inputs, default=default, flag="-m")
+    rows = select(args.metrics, inputs=inputs, default=default, flag="-m", supplied=("n_users",))
     values, skipped = [], []
     for r in rows:  # one call per metric asked for
         try:
@@ -258,15 +261,11 @@ def recommend_command(args: argparse.Namespace) -> int:
             skipped.append(f"{r.name} ({exc})")  # the default set: say why it is left out
     if not values:
         raise ParameterError("no metric is defined on these inputs: " + "; ".join(skipped))
-    header, table = metrics_rows(values)
-    render(
-        args.format,
-        header,
-        table,
-        metrics_json(values),
-        title=f"Recommendations: {args.file}",
-        flat=metrics_json_flat(values),
-    )
-    if skipped and not args.quiet:
-        print("note: not computed: " + "; ".join(skipped), file=sys.stderr)
-    return 0
+    users = len(data.all_lists)
+    notes = [
+        f"{len(data.lists):,} users with recommendations of {users:,}"
+        + (" (users of the training file included)" if args.train else "")
+    ]
+    if skipped:
+        notes.append("not computed: " + "; ".join(skipped))
+    return Section(f"Recommendations: {args.file}", "recommend", tuple(values), notes=tuple(notes))

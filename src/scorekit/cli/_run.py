@@ -15,7 +15,7 @@ from ._format import metrics_json, metrics_json_flat, metrics_rows, render
 from ._fuse import fuse_command
 from ._io import detect_format, read_frame, read_ranking
 from ._progress import Progress
-from ._recommend import recommend_command
+from ._recommend import recommend_section
 
 __all__ = ["DEFAULT_COMPARE_MEASURES", "DEFAULT_TREC_MEASURES", "dispatch"]
 
@@ -41,7 +41,7 @@ def dispatch(args: argparse.Namespace) -> int:
         "metrics": _metrics,
         "measures": _measures,
         "fuse": fuse_command,
-        "recommend": recommend_command,
+        "recommend": _recommend,
     }[args.command]
     return command(args)
 
@@ -295,6 +295,16 @@ def _gauc(args: argparse.Namespace) -> int:
             resample=args.resample,
         )
         _finish(args, section, report, progress, title="scorekit gauc", subtitle=args.file)
+    _print_section(args, section, report)
+    return 0
+
+
+def _recommend(args: argparse.Namespace) -> int:
+    report = report_path(args.report) if args.report else None
+    with Progress(args.quiet) as progress:
+        progress.step("reading and scoring the recommendations")
+        section = recommend_section(args)
+        _finish(args, section, report, progress, title="scorekit recommend", subtitle=args.file)
     _print_section(args, section, report)
     return 0
 
