@@ -170,6 +170,12 @@ def gen_item_features(rng, n):
     return rng.integers(0, 25, (n // 4, 3)), (np.arange(25), rng.random((25, 4)) + 0.1)
 
 
+def gen_history(rng, n):
+    """Each user's recommendations (3 items) and training history (4 other items)."""
+    items = np.argsort(rng.random((max(n // 4, 2), 25)), axis=1)
+    return items[:, :3], items[:, 3:7]
+
+
 def gen_threshold_list(rng, n):
     y, s = gen_binary_scores(rng, n)
     return y, s, np.array([0.8, 0.5, 0.25, -np.inf])
@@ -274,6 +280,7 @@ GENERATORS: dict[str, Callable[[np.random.Generator, int], tuple[Any, ...]]] = {
     "popularity": gen_popularity,
     "tail": gen_tail,
     "item_features": gen_item_features,
+    "history": gen_history,
     "threshold_list": gen_threshold_list,
 }
 
@@ -317,6 +324,7 @@ KIND_ARGS: dict[str, KindArgs] = {
     "item_features": KindArgs(
         ("recommended_lists", "item_features"), ("recommended_lists",), (), ()
     ),
+    "history": KindArgs(("recommended_lists", "history"), (), (), ()),
     "threshold_list": KindArgs((*_YS, "thresholds"), _YS, ("y_score",), ("y_true",)),
 }
 
@@ -442,6 +450,7 @@ KIND_OF_INPUTS = {
     "item_features": "item_features",
     "sets": "sets",
     "ranked_sets": "ranked_sets",
+    "history": "history",
 }
 
 # What the tests know of each catalog row beyond the catalog itself (symmetry,

@@ -38,17 +38,22 @@ _NORMALISED = ("alpha_nDCG", "nERR_IA", "nNRBP")
 def compute_values(
     pairs_for: Callable[[int], dk.Pairs],
     starts: IntArray,
-    rel: IntArray,
+    judged: IntArray,
+    doc: IntArray,
     n_q: int,
     measures: list[Measure],
     rel_level: int,
 ) -> dict[Measure, FloatArray]:
-    """Per-query values of the diversity measures; ``pairs_for(rel)`` builds the judgments."""
+    """Per-query values of the diversity measures; ``pairs_for(rel)`` builds the judgments.
+
+    ``judged`` are the positions of the ranked rows in the subtopic qrels and
+    ``doc`` their document indices.
+    """
     out: dict[Measure, FloatArray] = {}
     for r in sorted({rel_level if m.params[3] is None else m.params[3] for m in measures}):
         group = [m for m in measures if (rel_level if m.params[3] is None else m.params[3]) == r]
         p = pairs_for(r)
-        rp = dk.run_pairs(p, starts, rel)
+        rp = dk.run_pairs(p, starts, judged, doc)
         for alpha in sorted({m.params[1] for m in group}):
             same = [m for m in group if m.params[1] == alpha]
             out.update(_family_values(p, rp, n_q, alpha, same))
@@ -138,7 +143,8 @@ def subtopic_pairs(sq: SubtopicQrels, qcode: IntArray, rel: int) -> dk.Pairs:
     else:
         uniq, key, count = np.unique(packed, return_inverse=True, return_counts=True)
     key_query = uniq // width
-    doc_start = np.searchsorted(d, np.arange(n_docs + 1)).astype(np.int64)
+    doc_start = np.zeros(n_docs + 1, np.int64)  # d is sorted: offsets from the counts
+    np.cumsum(np.bincount(d, minlength=n_docs), out=doc_start[1:])
     n_sub = np.bincount(key_query, minlength=n_q)
     return dk.Pairs(d, key.reshape(-1), doc_start, key_query, count, n_sub)
 
@@ -181,10 +187,13 @@ def evaluate_subtopics(
     queries = qrels._coded.queries
     size = max(queries.dtype.itemsize, state.qids.dtype.itemsize)
     qcode = np.searchsorted(queries.astype(f"S{size}"), state.qids.astype(f"S{size}"))
+    judged = np.flatnonzero(state.rel >= 0)  # the ranked rows in the qrels: few
+    doc = state.rel[judged]
     values = compute_values(
         lambda r: subtopic_pairs(qrels, qcode, r),
         state.starts,
-        state.rel.astype(np.int64),
+        judged,
+        doc,
         state.n_queries,
         [m for _, m in div],
         int(rel_level),
@@ -194,13 +203,15 @@ def evaluate_subtopics(
     ms = [m for _, m in div]
     vals: dict[Measure, Any] = dict(values)
     summary: dict[Measure, Any] = {m: summarize(m, values[m], n_q) for m in ms}
+    query_ids = None
     if other:
-        rest = _others(doc_qrels, run, other, state, options)
+        rest = _others(doc_qrels, run, other, state, judged, doc, options)
         keys, ms = list(rest.keys) + keys, list(rest.measures) + ms
         vals.update(rest.values)
         summary.update(rest.summary)
+        query_ids = rest.query_ids  # the same queries, decoded once
     return RankingResult(
-        tuple(decode(state.qids)),
+        tuple(decode(state.qids)) if query_ids is None else query_ids,
         tuple(keys),
         tuple(ms),
         vals,
@@ -222,6 +233,8 @@ def _others(
     run: Run,
     other: list[str],
     state: RankedState,
+    judged: IntArray,
+    doc: IntArray,
     options: dict[str, Any],
 ) -> RankingResult:
     """The non-diversity measures on the document-level qrels, reusing the joined state.
@@ -239,10 +252,9 @@ def _others(
     conv = _conventions(options)
     check_gain_grades(conv, doc_qrels.relevance)
     grade = doc_qrels.relevance
-    code = state.rel
-    judged = code >= 0
-    rel = code.copy()
-    g = grade[code[judged]]
+    top = int(grade.max()) if grade.size else 0
+    rel = state.rel.astype(np.int32 if top < 1 << 31 else np.int64)  # codes < 0 stay
+    g = grade[doc]  # the judged rows' document indices -> their grades (negative: unjudged)
     rel[judged] = np.where(g >= 0, g, UNJUDGED)
     graded = replace(state, rel=rel)  # the state's levels are those of doc_qrels
     rel_level = int(options.get("rel_level", 1))

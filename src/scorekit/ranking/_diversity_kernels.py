@@ -78,10 +78,8 @@ class RunPairs:
     rank: IntArray  # (n_hits,) 1-based rank of each hit row
 
 
-def run_pairs(p: Pairs, starts: IntArray, rel: IntArray) -> RunPairs:
-    """Expand ranked rows (``rel``: subtopic-qrels document index, < 0 if unjudged) to pairs."""
-    judged = np.flatnonzero(rel >= 0)
-    d = rel[judged]
+def run_pairs(p: Pairs, starts: IntArray, judged: IntArray, d: IntArray) -> RunPairs:
+    """Expand the judged ranked rows (positions ``judged``, document indices ``d``) to pairs."""
     count = p.doc_start[d + 1] - p.doc_start[d]
     hit = count > 0
     judged, d, count = judged[hit], d[hit], count[hit]
