@@ -4,9 +4,11 @@ The five moment metrics (mae, mse, rmse, r2, explained variance), unweighted and
 weighted, at 1M and 10M rows (``--big`` adds 100M where memory allows), with the
 time per row, the ratio to scikit-learn and the issue-14 target (>= 1.5x); then
 MAPE, three outputs and R² at a 1e9 offset at the largest size. scorekit sums
-exactly (error-free products, then an exact accumulator: fixed-grid extraction
-levels with an exponent-bucket fallback), so chunked, streamed and one-shot
-values are bit-identical and correctly rounded; that costs passes over the data.
+exactly (squares by Ozaki slices and exact dot products, weighted products by
+Dekker's error-free product, then an exact accumulator: fixed-grid extraction
+levels with an exponent-bucket fallback; large inputs in parts on the cores), so
+chunked, streamed and one-shot values are bit-identical and correctly rounded;
+that costs passes over the data that scikit-learn's rounded sums do not make.
 
     python benchmarks/bench_regression.py --sizes 1000000,10000000 [--big]
 """

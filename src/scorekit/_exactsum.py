@@ -14,6 +14,10 @@ exactly, each limb an integer of at most 27 bits in the unit of its bucket.
 of such integers stay exact while fewer than :math:`2^{25}` rows are added, so
 the 2 × 2048 bucket totals are flushed into the Python integer before that.
 
+:meth:`ExactSums.add_squares` adds exact squares without forming them: each
+block is cut into four slices on fixed grids (Ozaki's error-free splitting)
+whose pairwise ``np.dot`` products are exact in float64.
+
 :func:`two_product` is Dekker's product with Veltkamp's split: ``p = fl(a·b)``
 and ``err`` with ``a·b = p + err`` exactly (no FMA needed; exact unless the
 product underflows, and the split overflows above about 1e299). Sums of inf or
@@ -78,6 +82,11 @@ _N_BUCKETS = 2048
 _FLUSH_ROWS = 1 << 25
 _LEVEL_ROWS = 1 << 15  # rows per block of ExactSums._add_levels
 _SPLITTER = float((1 << 27) + 1)
+_SLICE_BITS = 20  # bits per slice of ExactSums.add_squares: 2**13 rows · 2**40 <= 2**53
+_N_SLICES = 4  # slices cover 84 bits below a block's largest value
+_DOT_ROWS = 1 << 13  # rows per np.dot (OpenBLAS goes multi-threaded above 10000)
+_FLUSH_DOTS = 1 << 15  # block results kept before they are summed exactly
+_SLICE_RANGE = (2.0**-400, 2.0**470)  # blocks whose slice products neither underflow nor overflow
 
 
 def add_sums(a: ExactSum, b: ExactSum) -> ExactSum:
@@ -212,6 +221,8 @@ class ExactSums:
         self._ints: list[ExactSum] = [0] * n_slots
         self._buf = np.empty((3, 0), dtype=np.int64)
         self._lvl = np.empty((2, 0))
+        self._slices = np.empty((_N_SLICES + 1, 0))  # the slices and the remainder
+        self._dots: list[list[float]] = [[] for _ in range(n_slots)]
 
     def add(self, slot: int, x: FloatArray) -> None:
         """Add every value of the 1-D float64 array ``x`` to the sum of ``slot``.
@@ -227,6 +238,76 @@ class ExactSums:
             return
         if not self._add_levels(slot, x):
             self._add_buckets(slot, x)
+
+    def add_squares(self, slot: int | None, square: int, x: FloatArray) -> None:
+        """Add Σx to ``slot`` (unless ``None``) and the exact Σx² to ``square``.
+
+        The squares are exact: the sum is that of :func:`two_product` ``(x, x)``'s
+        two parts, which is ``x²`` exactly whenever no part underflows or overflows.
+        Blocks of up to 2**15 rows are cut into slices (Ozaki's error-free
+        splitting): with ``|x| <= 2**E``, ``q = (σ + x) − σ`` for ``σ = 1.5 · 2**(E
+        + 32)`` rounds every value to a multiple of ``2**(E − 20)`` (at most 2**20
+        of them) and ``x − q`` is exact (at most half that grid); four slices take
+        84 bits. A product of two slices has at most 40 bits on a fixed grid, so
+        ``np.dot`` of two slices over at most 2**13 rows (any order, FMA or not)
+        is exact, and ``Σx² = Σ_jk q_j·q_k`` takes 10 dot products per 2**13 rows
+        (short enough that BLAS stays on this thread). Rows with bits below the
+        fourth slice (tiny next to the block's largest value), and blocks of
+        extreme magnitude, go through :func:`two_product` and :meth:`add`.
+        """
+        if x.shape[0] > _LEVEL_ROWS:
+            for start in range(0, x.shape[0], _LEVEL_ROWS):
+                self.add_squares(slot, square, x[start : start + _LEVEL_ROWS])
+            return
+        top = max(float(np.max(x, initial=0.0)), -float(np.min(x, initial=0.0)))
+        if top == 0.0:
+            return
+        if not _SLICE_RANGE[0] < top < _SLICE_RANGE[1]:  # also False for nan
+            self._add_squares_slowly(slot, square, x)
+            return
+        m = x.shape[0]
+        if self._slices.shape[1] < m:
+            self._slices = np.empty((_N_SLICES + 1, m))
+        q, rest = self._slices[:_N_SLICES, :m], self._slices[-1, :m]
+        exponent = math.frexp(top)[1]
+        src = x
+        for k in range(_N_SLICES):
+            sigma = math.ldexp(1.5, exponent + 52 - _SLICE_BITS)
+            np.add(src, sigma, out=q[k])
+            np.subtract(q[k], sigma, out=q[k])
+            np.subtract(src, q[k], out=rest)
+            src = rest
+            exponent -= _SLICE_BITS + 1
+        if rest.any():  # bits below the last slice: those rows go the slow way
+            rows = np.flatnonzero(rest)
+            q[:, rows] = 0.0
+            self._add_squares_slowly(slot, square, x[rows])
+        dots = self._dots[square]
+        for a in range(0, m, _DOT_ROWS):
+            qa = q[:, a : a + _DOT_ROWS]
+            for j in range(_N_SLICES):
+                dots.append(float(np.dot(qa[j], qa[j])))
+                for k in range(j + 1, _N_SLICES):
+                    dots.append(2.0 * float(np.dot(qa[j], qa[k])))
+        if slot is not None:  # at most 2**35 grid units per slice: exact
+            self._dots[slot].extend(np.add.reduce(q, axis=1).tolist())
+        if len(dots) > _FLUSH_DOTS:
+            self._add_dots(square)
+
+    def _add_dots(self, slot: int) -> None:
+        """Sum the block results of :meth:`add_squares` (exact finite floats) exactly."""
+        if self._dots[slot]:
+            values = np.array(self._dots[slot])
+            self._dots[slot].clear()
+            self.add(slot, values)
+
+    def _add_squares_slowly(self, slot: int | None, square: int, x: FloatArray) -> None:
+        """:meth:`add_squares` by :func:`two_product` (any values)."""
+        x = np.ascontiguousarray(x)
+        if slot is not None:
+            self.add(slot, x)
+        for part in two_product(x, x, split(x)):
+            self.add(square, part)
 
     def _add_levels(self, slot: int, x: FloatArray) -> bool:
         """Exact sum of a block by extraction on a fixed grid (Rump, Ogita and Oishi).
@@ -315,6 +396,8 @@ class ExactSums:
 
     def result(self) -> list[ExactSum]:
         """The exact sum of every slot."""
+        for slot in range(len(self._dots)):
+            self._add_dots(slot)
         self._flush(slice(None))
         return list(self._ints)
 
