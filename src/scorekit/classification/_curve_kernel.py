@@ -29,6 +29,7 @@ import numpy.typing as npt
 from .._typing import BoolArray, FloatArray
 from .._validation import undefined
 from ._area import auc_value, pair_fraction
+from ._code_counts import code_counts, curve_from_code_counts
 from ._curve_exact import ExactPart, exact_bins, exact_runs, merge_exact, whole_weights
 from ._sortkeys import DecimalCodes, SortedRows, decimal_codes, sort_rows
 
@@ -89,14 +90,14 @@ def _curve_from_sorted(r: SortedRows) -> CurveState:
 
 def _unit_counts(y: BoolArray, dc: DecimalCodes) -> tuple[FloatArray, FloatArray]:
     """Positives and negatives at every code, highest code first (codes without rows: 0)."""
-    cells = np.left_shift(dc.codes, 1)
-    cells |= y
-    counts = np.bincount(cells, minlength=2 * dc.size).astype(np.float64)
+    counts = code_counts(y, dc).astype(np.float64)
     return counts[-1::-2], counts[-2::-2]
 
 
 def _curve_from_codes(y: BoolArray, dc: DecimalCodes, w: FloatArray | None) -> CurveState:
     """Count each (code, label) with one ``np.bincount``; outputs in decreasing score order."""
+    if w is None:
+        return curve_from_code_counts(code_counts(y, dc), dc)
     cells = np.left_shift(dc.codes, 1)
     cells |= y
     counts = np.bincount(cells, weights=w, minlength=2 * dc.size).astype(np.float64, copy=False)
