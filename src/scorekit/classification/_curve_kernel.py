@@ -391,13 +391,31 @@ def binary_ap(y: BoolArray, s: FloatArray, w: FloatArray | None) -> float:
     if n_pos == 0:
         return undefined("average_precision", "no positive sample in y_true", 0.0)
     first, last = _tie_runs(r)
-    if first.size == 0:  # every positive is its own step
-        precision = np.arange(n_pos, 0, -1, dtype=np.float64)
-        precision /= np.subtract(s.size, where_pos, dtype=np.float64)
-        return _ap_value(np.ones(n_pos), precision, float(n_pos))
-    # positives lo[k]:hi[k] (in where_pos) lie in tie run k and form one step
-    lo = np.searchsorted(where_pos, first, "left")
-    hi = np.searchsorted(where_pos, last, "right")
+    start = where_pos  # first row at each positive's score (the positive itself if untied)
+    if first.size:
+        # positives lo[k]:hi[k] (in where_pos) lie in tie run k
+        lo = np.searchsorted(where_pos, first, "left")
+        hi = np.searchsorted(where_pos, last, "right")
+        if np.any(hi - lo >= 2):  # some step holds several positives
+            return _ap_steps(where_pos, first, lo, hi, s.size)
+        with_pos = hi > lo
+        start = where_pos.copy()
+        start[lo[with_pos]] = first[with_pos]
+    # every positive is its own step: the k-th from the top has k + 1 positives at or above
+    precision = np.arange(n_pos, 0, -1, dtype=np.float64)
+    precision /= np.subtract(s.size, start, dtype=np.float64)
+    return _ap_value(np.ones(n_pos), precision, float(n_pos))
+
+
+def _ap_steps(
+    where_pos: npt.NDArray[np.intp],
+    first: npt.NDArray[np.intp],
+    lo: npt.NDArray[np.intp],
+    hi: npt.NDArray[np.intp],
+    n: int,
+) -> float:
+    """:func:`binary_ap` when tie runs hold several positives (each run with positives is one step)."""
+    n_pos = where_pos.size
     merged = hi - lo >= 2
     cover = np.zeros(n_pos + 1, dtype=np.int64)
     np.add.at(cover, lo[merged] + 1, 1)
@@ -410,5 +428,5 @@ def binary_ap(y: BoolArray, s: FloatArray, w: FloatArray | None) -> float:
     np.subtract(new[1:], new[:-1], out=weight[:-1], dtype=np.float64)
     weight[-1] = n_pos - new[-1]
     precision = np.subtract(n_pos, new, dtype=np.float64)  # tp at the step
-    precision /= np.subtract(s.size, start, dtype=np.float64)  # rows at or above the step
+    precision /= np.subtract(n, start, dtype=np.float64)  # rows at or above the step
     return _ap_value(weight, precision, float(n_pos))
