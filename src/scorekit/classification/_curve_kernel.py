@@ -225,8 +225,14 @@ def rank_loss_from_curve(c: CurveState) -> float:
     return value
 
 
-def _ap_value(weights: FloatArray, precision: FloatArray, n_pos: float) -> float:
-    return float(np.dot(weights, precision) / n_pos)
+def _ap_value(weights: FloatArray | None, precision: FloatArray, n_pos: float) -> float:
+    """``Σ weights·precision / n_pos``, summed by ``np.sum`` (pairwise, in the arrays' order).
+
+    Not ``np.dot``: BLAS may split a long dot product over threads, whose wake-up costs more
+    than the sum on a busy machine and whose partial sums depend on the thread count.
+    """
+    terms = precision if weights is None else np.multiply(weights, precision)
+    return float(np.sum(terms) / n_pos)
 
 
 def ap_from_curve(c: CurveState) -> float:
@@ -401,10 +407,11 @@ def binary_ap(y: BoolArray, s: FloatArray, w: FloatArray | None) -> float:
         with_pos = hi > lo
         start = where_pos.copy()
         start[lo[with_pos]] = first[with_pos]
-    # every positive is its own step: the k-th from the top has k + 1 positives at or above
+    # every positive is its own step (weight 1): the k-th from the top has k + 1 positives at
+    # or above
     precision = np.arange(n_pos, 0, -1, dtype=np.float64)
     precision /= np.subtract(s.size, start, dtype=np.float64)
-    return _ap_value(np.ones(n_pos), precision, float(n_pos))
+    return _ap_value(None, precision, float(n_pos))
 
 
 def _ap_steps(
