@@ -78,6 +78,10 @@ class BinaryCurve(Accumulator):
     Holds the table of distinct scores with the positive and negative weight
     at each (memory grows with the number of distinct scores, not rows; small
     chunks are gathered up to 8M rows before they are sorted into it).
+    Unweighted rows whose scores are exact decimals (rounded scores, up to 6
+    decimals) are counted into a table of decimal codes instead: one
+    ``np.bincount`` and no sort (chunks of 65,536 rows or more are counted at
+    once, without a copy).
     ``update(y_true, y_score, sample_weight=...)`` adds a chunk; the metric
     methods equal the one-shot functions (:func:`scorekit.roc_auc`, ...) on
     all rows seen, bit for bit, for any weights, chunking and merge order (the
