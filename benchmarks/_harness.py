@@ -107,6 +107,22 @@ def best_time(fn: Callable[[], Any], repeat: int = 3) -> tuple[float, Any]:
     return best, result
 
 
+def best_times(fns: list[Callable[[], Any]], repeat: int = 3) -> list[float]:
+    """Best wall time of each function over ``repeat`` rounds, the functions interleaved.
+
+    One call of each per round, so a change of the machine's load between the
+    rounds weighs on every function alike (ratios of these times are fair).
+    """
+    best = [float("inf")] * len(fns)
+    for _ in range(max(1, repeat)):
+        for i, fn in enumerate(fns):
+            gc.collect()
+            t0 = time.perf_counter()
+            fn()
+            best[i] = min(best[i], time.perf_counter() - t0)
+    return best
+
+
 def extra_memory(fn: Callable[[], Any]) -> float:
     """Peak bytes allocated while ``fn()`` runs (NumPy reports its allocations to tracemalloc)."""
     tracemalloc.start()

@@ -10,8 +10,10 @@ default 1M, 10M, 100M; ``--rows 1000000000`` runs one billion rows):
    (after a short untimed warm-up): the time spent in ``update`` and
    ``roc_auc`` (generation excluded), against the sum of the one-shot
    ``scorekit.roc_auc`` times of the chunks (timed on ``--oneshot-chunks``
-   chunks and scaled; target: stream <= 1.5x), and the peak RSS of the
-   process (target < 1 GiB; nothing larger has run yet);
+   chunks spread over the run, each right after its ``update``, so both see
+   the same load, and scaled; target: stream <= 1.5x), and the peak RSS of the
+   process (target < 1 GiB; nothing larger has run yet; the one-shot calls on
+   single chunks add a few MiB at most);
 2. sizes up to ``--check-rows``: the stream's value equals one-shot
    ``roc_auc`` on all rows concatenated, bit for bit;
 3. with ``--dask-rows N``: ``scorekit.dask.roc_auc`` on a
@@ -48,18 +50,32 @@ def chunks(seed: int, rows: int, size: int):
         yield chunk(seed, i, min(size, rows - start))
 
 
-def stream_auc(seed: int, rows: int, size: int) -> tuple[float, float, BinaryCurve]:
-    """(seconds in update + roc_auc, AUC, accumulator)."""
+def stream_auc(
+    seed: int, rows: int, size: int, sample: int = 0
+) -> tuple[float, float, BinaryCurve, float, int]:
+    """(seconds in update + roc_auc, AUC, accumulator, one-shot seconds scaled, chunks timed).
+
+    ``sample`` chunks spread over the run are also timed one-shot (``scorekit.roc_auc`` on
+    the chunk, right after its ``update``); their sum is scaled to all chunks.
+    """
     acc = BinaryCurve()
-    spent = 0.0
-    for y, s in chunks(seed, rows, size):
+    n_chunks = -(-rows // size)
+    every = max(1, n_chunks // sample) if sample else 0
+    spent = one = 0.0
+    timed = 0
+    for i, (y, s) in enumerate(chunks(seed, rows, size)):
         t0 = time.perf_counter()
         acc.update(y, s)
         spent += time.perf_counter() - t0
+        if every and i % every == 0 and timed < sample:
+            t0 = time.perf_counter()
+            scorekit.roc_auc(y, s)
+            one += time.perf_counter() - t0
+            timed += 1
     t0 = time.perf_counter()
     auc = acc.roc_auc()
     spent += time.perf_counter() - t0
-    return spent, auc, acc
+    return spent, auc, acc, one * n_chunks / max(timed, 1), timed
 
 
 def partition(i: int, seed: int, size: int, rows: int, per: int):
@@ -98,18 +114,6 @@ def dask_auc(seed: int, rows: int, size: int, per: int) -> tuple[float, float] |
         t0 = time.perf_counter()
         auc = skd.roc_auc(ddf, label="y", score="s")
         return time.perf_counter() - t0, auc
-
-
-def oneshot_chunks(seed: int, rows: int, size: int, sample: int) -> tuple[float, int]:
-    """Seconds of ``scorekit.roc_auc`` on each of the first ``sample`` chunks, scaled to all."""
-    n_chunks = -(-rows // size)
-    spent, timed = 0.0, 0
-    for y, s in chunks(seed, min(rows, sample * size), size):
-        t0 = time.perf_counter()
-        scorekit.roc_auc(y, s)
-        spent += time.perf_counter() - t0
-        timed += 1
-    return spent * n_chunks / timed, timed
 
 
 def main() -> None:
@@ -151,10 +155,9 @@ def main() -> None:
     )
     stream_auc(seed + 1, min(max(todo), 8 * size), size)  # warm-up: first allocations fault
     results = {}
-    for rows in sorted(todo):  # streams first: the peak RSS is the streams' own
-        t_stream, auc_stream, acc = stream_auc(seed, rows, size)
+    for rows in sorted(todo):  # the peak RSS is the streams' own (plus one chunk's one-shot)
+        t_stream, auc_stream, acc, t_one, timed = stream_auc(seed, rows, size, args.oneshot_chunks)
         rss = peak_rss_mib()
-        t_one, timed = oneshot_chunks(seed, rows, size, args.oneshot_chunks)
         record(
             "exact streaming AUC: time vs one-shot chunks",
             t_stream,
@@ -188,7 +191,7 @@ def main() -> None:
         result = dask_auc(seed, args.dask_rows, size, args.partition_chunks)
         if result is not None:
             t_dask, auc_dask = result
-            t_local, auc_local, _ = stream_auc(seed, args.dask_rows, size)
+            t_local, auc_local = stream_auc(seed, args.dask_rows, size)[:2]
             print(
                 f"dask     LocalCluster 2 procs {t_dask:9.3f} s   on {args.dask_rows:,} rows "
                 f"(generation included)   local stream {t_local:.3f} s   "

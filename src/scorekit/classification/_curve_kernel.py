@@ -29,6 +29,7 @@ import numpy.typing as npt
 from .._typing import BoolArray, FloatArray
 from .._validation import undefined
 from ._area import auc_value, pair_fraction
+from ._code_counts import code_counts, curve_from_code_counts
 from ._curve_exact import ExactPart, exact_bins, exact_runs, merge_exact, whole_weights
 from ._sortkeys import DecimalCodes, SortedRows, decimal_codes, sort_rows
 
@@ -89,14 +90,14 @@ def _curve_from_sorted(r: SortedRows) -> CurveState:
 
 def _unit_counts(y: BoolArray, dc: DecimalCodes) -> tuple[FloatArray, FloatArray]:
     """Positives and negatives at every code, highest code first (codes without rows: 0)."""
-    cells = np.left_shift(dc.codes, 1)
-    cells |= y
-    counts = np.bincount(cells, minlength=2 * dc.size).astype(np.float64)
+    counts = code_counts(y, dc).astype(np.float64)
     return counts[-1::-2], counts[-2::-2]
 
 
 def _curve_from_codes(y: BoolArray, dc: DecimalCodes, w: FloatArray | None) -> CurveState:
     """Count each (code, label) with one ``np.bincount``; outputs in decreasing score order."""
+    if w is None:
+        return curve_from_code_counts(code_counts(y, dc), dc)
     cells = np.left_shift(dc.codes, 1)
     cells |= y
     counts = np.bincount(cells, weights=w, minlength=2 * dc.size).astype(np.float64, copy=False)
@@ -224,8 +225,14 @@ def rank_loss_from_curve(c: CurveState) -> float:
     return value
 
 
-def _ap_value(weights: FloatArray, precision: FloatArray, n_pos: float) -> float:
-    return float(np.dot(weights, precision) / n_pos)
+def _ap_value(weights: FloatArray | None, precision: FloatArray, n_pos: float) -> float:
+    """``Σ weights·precision / n_pos``, summed by ``np.sum`` (pairwise, in the arrays' order).
+
+    Not ``np.dot``: BLAS may split a long dot product over threads, whose wake-up costs more
+    than the sum on a busy machine and whose partial sums depend on the thread count.
+    """
+    terms = precision if weights is None else np.multiply(weights, precision)
+    return float(np.sum(terms) / n_pos)
 
 
 def ap_from_curve(c: CurveState) -> float:
@@ -390,13 +397,32 @@ def binary_ap(y: BoolArray, s: FloatArray, w: FloatArray | None) -> float:
     if n_pos == 0:
         return undefined("average_precision", "no positive sample in y_true", 0.0)
     first, last = _tie_runs(r)
-    if first.size == 0:  # every positive is its own step
-        precision = np.arange(n_pos, 0, -1, dtype=np.float64)
-        precision /= np.subtract(s.size, where_pos, dtype=np.float64)
-        return _ap_value(np.ones(n_pos), precision, float(n_pos))
-    # positives lo[k]:hi[k] (in where_pos) lie in tie run k and form one step
-    lo = np.searchsorted(where_pos, first, "left")
-    hi = np.searchsorted(where_pos, last, "right")
+    start = where_pos  # first row at each positive's score (the positive itself if untied)
+    if first.size:
+        # positives lo[k]:hi[k] (in where_pos) lie in tie run k
+        lo = np.searchsorted(where_pos, first, "left")
+        hi = np.searchsorted(where_pos, last, "right")
+        if np.any(hi - lo >= 2):  # some step holds several positives
+            return _ap_steps(where_pos, first, lo, hi, s.size)
+        with_pos = hi > lo
+        start = where_pos.copy()
+        start[lo[with_pos]] = first[with_pos]
+    # every positive is its own step (weight 1): the k-th from the top has k + 1 positives at
+    # or above
+    precision = np.arange(n_pos, 0, -1, dtype=np.float64)
+    precision /= np.subtract(s.size, start, dtype=np.float64)
+    return _ap_value(None, precision, float(n_pos))
+
+
+def _ap_steps(
+    where_pos: npt.NDArray[np.intp],
+    first: npt.NDArray[np.intp],
+    lo: npt.NDArray[np.intp],
+    hi: npt.NDArray[np.intp],
+    n: int,
+) -> float:
+    """:func:`binary_ap` when tie runs hold several positives (each run with positives is one step)."""
+    n_pos = where_pos.size
     merged = hi - lo >= 2
     cover = np.zeros(n_pos + 1, dtype=np.int64)
     np.add.at(cover, lo[merged] + 1, 1)
@@ -409,5 +435,5 @@ def binary_ap(y: BoolArray, s: FloatArray, w: FloatArray | None) -> float:
     np.subtract(new[1:], new[:-1], out=weight[:-1], dtype=np.float64)
     weight[-1] = n_pos - new[-1]
     precision = np.subtract(n_pos, new, dtype=np.float64)  # tp at the step
-    precision /= np.subtract(s.size, start, dtype=np.float64)  # rows at or above the step
+    precision /= np.subtract(n, start, dtype=np.float64)  # rows at or above the step
     return _ap_value(weight, precision, float(n_pos))

@@ -23,6 +23,7 @@ from ..classification._calibration import (
     calibration_bins_from_curve,
     calibration_edges_from_curve,
 )
+from ..classification._code_counts import TABLE_CODES, CodeTable
 from ..classification._curve_exact import encode_exact
 from ..classification._curve_kernel import (
     CurveState,
@@ -51,6 +52,7 @@ from ..classification._operating import (
     tpr_at_fpr_from_curve,
 )
 from ..classification._proba import _binary_log_loss_sums, _log_loss_from_curve
+from ..classification._sortkeys import DecimalCodes, decimal_codes
 from ..classification._thresholds import (
     ThresholdTable,
     _threshold_table_from_curve,
@@ -65,6 +67,9 @@ __all__ = ["BinaryCurve"]
 #: Rows of small chunks gathered before one ``curve_from_chunk``: sorting 8M rows at once and
 #: merging once costs far less than merging the big table of distinct scores at every chunk.
 _BUFFER_ROWS = 1 << 23
+#: Unweighted chunks at least this long whose scores are exact decimals are counted into the
+#: code table at once (no copy, no sort); smaller ones are gathered first.
+_COUNT_ROWS = 1 << 16
 
 
 class BinaryCurve(Accumulator):
@@ -73,6 +78,10 @@ class BinaryCurve(Accumulator):
     Holds the table of distinct scores with the positive and negative weight
     at each (memory grows with the number of distinct scores, not rows; small
     chunks are gathered up to 8M rows before they are sorted into it).
+    Unweighted rows whose scores are exact decimals (rounded scores, up to 6
+    decimals) are counted into a table of decimal codes instead: one
+    ``np.bincount`` and no sort (chunks of 65,536 rows or more are counted at
+    once, without a copy).
     ``update(y_true, y_score, sample_weight=...)`` adds a chunk; the metric
     methods equal the one-shot functions (:func:`scorekit.roc_auc`, ...) on
     all rows seen, bit for bit, for any weights, chunking and merge order (the
@@ -143,6 +152,7 @@ class BinaryCurve(Accumulator):
         self._loss = 0.0  # Σ w·(−log p of the true class), bins mode only
         self._buffer: list[tuple[AnyArray, FloatArray, FloatArray | None]] = []
         self._buffered = 0
+        self._table: CodeTable | None = None  # unweighted rows with exact decimal scores
 
     # -- kernel plumbing ----------------------------------------------------------
 
@@ -181,20 +191,43 @@ class BinaryCurve(Accumulator):
             where = np.searchsorted(self._edges, s, side="right") - 1
             s = self._edges[np.maximum(where, 0)]
         if self._buffer and (self._buffer[0][2] is None) != (w is None):
-            self._flush()
+            self._drain_buffer()
+        if w is None and self._edges is None and y.size >= _COUNT_ROWS:
+            dc = decimal_codes(s)
+            if dc is not None and self._count(y, dc):
+                return self
         if y.size >= _BUFFER_ROWS:
-            self._flush()
+            self._drain_buffer()
             self._pending.push(curve_from_chunk(y, s, w))
             return self
         # copies: the caller may reuse its arrays once update() returns
         self._buffer.append((y.copy(), s.copy(), None if w is None else w.copy()))
         self._buffered += y.size
         if self._buffered >= _BUFFER_ROWS:
-            self._flush()
+            self._drain_buffer()
         return self
 
+    def _count(self, y: AnyArray, dc: DecimalCodes) -> bool:
+        """Add unweighted rows to the code table; False if their codes span too many values."""
+        if self._table is not None and self._table.add(y, dc):
+            return True
+        if dc.size > TABLE_CODES:
+            return False
+        self._push_table()
+        self._table = CodeTable.start(y, dc)
+        return True
+
+    def _push_table(self) -> None:
+        if self._table is not None:
+            table, self._table = self._table, None
+            self._pending.push(table.curve())
+
     def _flush(self) -> None:
-        """Sort the buffered rows into one curve and push it on the merge stack."""
+        """Sort the buffered rows (and the code table) into curves pushed on the merge stack."""
+        self._drain_buffer()
+        self._push_table()
+
+    def _drain_buffer(self) -> None:
         if not self._buffer:
             return
         parts, self._buffer, self._buffered = self._buffer, [], 0
@@ -204,6 +237,10 @@ class BinaryCurve(Accumulator):
             y, s = np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
             weights = [p[2] for p in parts if p[2] is not None]  # all or none (see update)
             w = np.concatenate(weights) if weights else None
+        if w is None and self._edges is None:
+            dc = decimal_codes(s)
+            if dc is not None and self._count(y, dc):
+                return
         self._pending.push(curve_from_chunk(y, s, w))
 
     def _absorb(self, other: Any) -> None:
