@@ -281,7 +281,7 @@ def _multiclass_scores_section(
             "classes: pass one column per class, in the sorted order of the classes"
         )
     notes = []
-    sums_to_one = bool(np.allclose(scores.sum(axis=1), 1.0, rtol=0, atol=1e-6))
+    sums_to_one = bool(np.allclose(1, scores.sum(axis=1)))  # roc_auc's own test
     if not sums_to_one:
         notes.append(
             "The score rows do not sum to 1: the multiclass AUCs (which read them as "
