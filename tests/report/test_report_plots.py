@@ -204,3 +204,15 @@ def test_no_positive_or_one_score_still_draws():
         warnings.simplefilter("ignore", UndefinedMetricWarning)
         section = classification_section(np.array([0, 0, 1, 1]), y_score=np.full(4, 0.5))
     assert "<svg" in Report("flat", [section]).to_html()
+
+
+@pytest.mark.parametrize("ties", [False, True])
+def test_score_histogram_counts_equal_numpy_histogram(ties):
+    y, s = _binary(3000, seed=6)
+    if ties:
+        s = np.round(s * 4) / 4  # scores on the bin edges
+    plot = _plot(classification_section(y, y_score=s), "Scores by class")
+    edges = plot.args["edges"]
+    for k, (label, counts) in enumerate(plot.args["groups"]):
+        assert label == f"class {k}"
+        np.testing.assert_array_equal(counts, np.histogram(s[y == k], bins=edges)[0])

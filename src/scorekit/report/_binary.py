@@ -58,11 +58,15 @@ class Cumulative:
         if not self.tp.size:
             return None
         tp, fp = self.tp, self.fp
-        fn = self.n_pos - tp
-        f1 = _ratio(2 * tp, 2 * tp + fp + fn, -1.0)  # F1 of the threshold table; 0/0 ranks last
+        # F1 = 2tp / (2tp + fp + fn) as the threshold table computes it; 0/0 ranks last
+        num = 2 * tp
+        den = num + fp
+        den += self.n_pos - tp
+        with np.errstate(invalid="ignore"):
+            f1 = np.divide(num, den, out=np.full(num.shape, -1.0), where=den != 0)
         if self.n_pos > 0 and self.n_neg > 0:  # else J is undefined everywhere: the first row
-            youden = _over(tp, self.n_pos, 0.0)
-            youden -= _over(fp, self.n_neg, 0.0)
+            youden = tp / self.n_pos
+            youden -= fp / self.n_neg
             return int(np.argmax(f1)), int(np.argmax(youden))
         return int(np.argmax(f1)), 0
 
@@ -131,23 +135,30 @@ def roc_pr_plots(
     return [Plot("curve_svg", roc_caption, roc_args), Plot("curve_svg", pr_caption, pr_args)]
 
 
-def _class_counts(cum: Cumulative, curve: Any) -> tuple[FloatArray, AnyArray, AnyArray]:
-    """Histogram edges (40 equal bins over the scores) and each class's count per bin."""
-    c = curve._curve()
+def _class_counts(cum: Cumulative) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Histogram edges (40 equal bins over the scores) and each class's weight per bin.
+
+    Read off the cumulative weights: a bin [e_i, e_i+1) holds the weight at
+    or above e_i minus the weight at or above e_i+1 (the last bin is closed).
+    """
     lo, hi = float(cum.scores[-1]), float(cum.scores[0])
     if hi <= lo:
         lo, hi = lo - 0.5, hi + 0.5
     edges = np.linspace(lo, hi, 41)
-    at = ((c.scores - lo) * (40.0 / (hi - lo))).astype(np.intp)
-    np.clip(at, 0, 39, out=at)
-    return edges, np.bincount(at, c.neg, 40), np.bincount(at, c.pos, 40)
+    # rows scoring >= each inner edge: the distinct scores before the first one below it
+    at = cum.scores.size - np.searchsorted(cum.scores[::-1], edges[1:-1], side="left")
+    out = []
+    for c in (cum.fp, cum.tp):
+        above = np.r_[c[-1], np.where(at > 0, c[np.maximum(at - 1, 0)], 0.0), 0.0]
+        out.append(above[:-1] - above[1:])
+    return edges, out[0], out[1]
 
 
 def practitioner_plots(
     cum: Cumulative, curve: Any, best: tuple[int, int] | None, pos_name: str, neg_name: str
 ) -> list[Plot]:
     """Score distributions by class, P/R/F1 against the threshold, cumulative gains and lift."""
-    edges, neg, pos = _class_counts(cum, curve) if cum.scores.size else (np.zeros(2), [0.0], [0.0])
+    edges, neg, pos = _class_counts(cum) if cum.scores.size else (np.zeros(2), [0.0], [0.0])
     plots = [
         Plot(
             "class_histogram_svg",
