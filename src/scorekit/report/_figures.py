@@ -217,7 +217,7 @@ def heatmap_svg(
     n_rows, n_cols = m.shape
     longest = max((len(str(v)) for v in [*row_labels, *col_labels]), default=1)
     margin = 40.0 + 6.0 * min(longest, 24)
-    cell = max(18.0, min(60.0, 300.0 / max(n_rows, n_cols, 1)))
+    cell = max(18.0, min(110.0, 260.0 / max(n_rows, n_cols, 1)))
     width = margin + cell * n_cols + 90.0
     height = 40.0 + cell * n_rows + margin
     c = Canvas(width, height)
