@@ -197,3 +197,50 @@ def test_gauc_report_renders(tmp_path):
     assert "Per-group AUC against group size" in dom
     assert any("AUC by group size" in label for label in re.findall(r'aria-label="([^"]*)"', dom))
     assert "groups skipped (one class)" in dom
+
+
+def _colour_pixels(image: np.ndarray, hex_colour: str, tol: float = 0.08) -> int:
+    rgb = np.array([int(hex_colour[k : k + 2], 16) for k in (1, 3, 5)]) / 255
+    return int((np.abs(image - rgb) < tol).all(axis=2).sum())
+
+
+def test_bands_error_bars_and_one_vs_rest_curves_render(tmp_path):
+    from scorekit.report import Report, Section, classification_section
+    from scorekit.report._figures import OKABE_ITO
+
+    rng = np.random.default_rng(0)
+    y = (rng.random(3000) < 0.3).astype(int)
+    s = np.clip(rng.beta(2, 5, 3000) + 0.3 * y, 0, 1)
+    binary = classification_section(y, y_score=s, bootstrap=100)
+    names = np.array([EVIL, "cat", "dog"])
+    codes = rng.integers(0, 3, 1500)
+    raw = rng.random((1500, 3))
+    raw[np.arange(1500), codes] += 0.6
+    order = np.argsort(names)
+    multi = classification_section(
+        names[codes], y_score=(raw / raw.sum(axis=1, keepdims=True))[:, np.argsort(order)]
+    )
+    keep = [p for p in binary.plots if p.caption.startswith(("ROC", "Precision–", "Calibration"))]
+    page = tmp_path / "bands.html"
+    only = Section(binary.title, "classification", plots=tuple(keep))
+    Report("bands", [only, multi]).write(page)
+    dom = dump_dom(tmp_path, page)
+    assert EVIL not in dom
+    assert ESCAPED in dom
+    labels = re.findall(r'aria-label="([^"]*)"', dom)
+    assert len(labels) == 4
+    assert all("x: " in label and "y: " in label for label in labels), labels
+    assert "pointwise percentile band" in dom
+    assert "Error bars: 95% percentile interval" in dom
+    shot = tmp_path / "bands.png"
+    proc = chromium(tmp_path / "profile-bands", page, f"--screenshot={shot}",
+                    "--window-size=1280,1400", "--hide-scrollbars")  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert console_messages(proc.stderr) == []
+    image = pytest.importorskip("matplotlib.image").imread(shot)[..., :3]
+    assert (image < 0.94).any(axis=2).mean() > 0.02  # lines on white: not blank
+    band = 1 - 0.22 * (1 - PLOT_BLUE)  # the band's fill over white
+    assert (np.abs(image - band) < 0.03).all(axis=2).sum() > 2000, "no shaded band drawn"
+    assert _colour_pixels(image, "#3366cc") > 300, "no curve drawn"
+    for colour in OKABE_ITO[:3]:  # one line per class (the curves overlap; the legend shows each)
+        assert _colour_pixels(image, colour) > 20, colour

@@ -180,7 +180,8 @@ def build_parser() -> argparse.ArgumentParser:
         "  scorekit classify preds.jsonl --true y --pred y_hat --format markdown\n"
         "  scorekit classify preds.parquet --true y --score p --bootstrap 1000 --report out.html\n"
         "  scorekit classify preds.csv --true y --score p -m all --format json\n"
-        "  scorekit classify preds.csv --true y --pred y_hat -m f1_macro,cohen_kappa\n",
+        "  scorekit classify preds.csv --true y --pred y_hat -m f1_macro,cohen_kappa\n"
+        "  scorekit classify preds.csv --true animal --score p_cat,p_dog,p_fox --report out.html\n",
         [_common()],
     )
     p.add_argument("file", metavar="FILE")
@@ -195,7 +196,12 @@ def build_parser() -> argparse.ArgumentParser:
     _metric_option(p, "classification")
     p.add_argument("--true", required=True, metavar="COL", help="column of true labels")
     which = p.add_mutually_exclusive_group(required=True)
-    which.add_argument("--score", metavar="COL", help="column of scores or probabilities (binary)")
+    which.add_argument(
+        "--score",
+        metavar="COL",
+        help="column of scores or probabilities (binary); multiclass: one column per class, "
+        "comma-separated in the sorted order of the classes (COL_A,COL_B,COL_C)",
+    )
     which.add_argument("--pred", metavar="COL", help="column of predicted labels")
     p.add_argument(
         "--pos-label", metavar="LABEL", help="the positive class (needed unless labels are 0/1)"

@@ -41,6 +41,28 @@ __all__ = [
 ]
 
 
+def _fixed_width(col: Any) -> AnyArray | None:
+    """A null-free integer or float column as NumPy, read from its buffers; ``None`` otherwise.
+
+    pyarrow's own ``to_numpy`` imports pandas on first use (about a second);
+    the values buffer of a fixed-width column is the NumPy array already.
+    """
+    pa = require("pyarrow", "io")
+    kind = col.type
+    if col.null_count or not (pa.types.is_integer(kind) or pa.types.is_floating(kind)):
+        return None
+    letter = "f" if pa.types.is_floating(kind) else "i" if pa.types.is_signed_integer(kind) else "u"
+    dtype = np.dtype(f"{letter}{kind.bit_width // 8}")
+    parts = [
+        np.frombuffer(chunk.buffers()[1], dtype=dtype, count=chunk.offset + len(chunk))[
+            chunk.offset :
+        ]
+        for chunk in col.chunks
+        if len(chunk)
+    ]
+    return np.concatenate(parts) if parts else np.zeros(0, dtype=dtype)
+
+
 def _check_exists(path: str) -> None:
     if not os.path.exists(path):
         raise FileNotFoundError(f"{path}: no such file")
@@ -97,6 +119,9 @@ class Frame:
     def _to_numpy(self, col: Any, name: str) -> Any:
         """``col.to_numpy``; a string column holding bytes that are not UTF-8 names its line."""
         pa = require("pyarrow", "io")
+        fixed = _fixed_width(col)
+        if fixed is not None:
+            return fixed
         try:
             return col.to_numpy(zero_copy_only=False)
         except pa.ArrowException:
@@ -108,7 +133,8 @@ class Frame:
         pa = require("pyarrow", "io")
         col = self._chunked(name, option)
         if pa.types.is_integer(col.type) or pa.types.is_floating(col.type):
-            return np.asarray(col.to_numpy(), dtype=np.float64)
+            fixed = _fixed_width(col)
+            return np.asarray(col.to_numpy() if fixed is None else fixed, dtype=np.float64)
         if pa.types.is_boolean(col.type):
             return np.asarray(col.to_numpy(), dtype=np.float64)
         values = self._to_numpy(col, name)

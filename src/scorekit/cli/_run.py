@@ -8,6 +8,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from .._errors import ParameterError
 from ..report import Report, Section
 from ._args import parse_label, report_path
@@ -153,22 +155,38 @@ def _streamed(
     return Section(title, kind, values, notes=(note,))
 
 
+def _score_columns(spec: str) -> list[str]:
+    """``--score a,b,c``: one score column per class (multiclass); a single name otherwise."""
+    columns = [c.strip() for c in spec.split(",")] if "," in spec else [spec]
+    if not all(columns):
+        raise ParameterError(f"--score {spec!r}: an empty column name in the comma list")
+    return columns
+
+
 def _classify(args: argparse.Namespace) -> int:
     report = report_path(args.report) if args.report else None
     fmt = detect_format(args.file, args.input_format)
     target = args.score or args.pred
     role = "y_score" if args.score is not None else "y_pred"
     title = f"Classification: {target} against {args.true}"
-    streamed = _streamed(args, fmt, {"y_true": args.true, role: target}, title, "classification")
+    multiclass = args.score is not None and "," in args.score
+    streamed = (
+        None
+        if multiclass
+        else _streamed(args, fmt, {"y_true": args.true, role: target}, title, "classification")
+    )
     if streamed is not None:
         _print_section(args, streamed, None)
         return 0
     with Progress(args.quiet) as progress:
         progress.step(f"reading {args.file}")
-        frame = read_frame(args.file, fmt, [args.true, target])
+        columns = _score_columns(args.score) if args.score is not None else [target]
+        frame = read_frame(args.file, fmt, [args.true, *columns])
         y = frame.labels(args.true, "--true")
-        if args.score is not None:
-            values: Any = frame.numbers(args.score, "--score")
+        if args.score is not None and len(columns) > 1:  # one score column per class
+            values: Any = np.column_stack([frame.numbers(c, "--score") for c in columns])
+        elif args.score is not None:
+            values = frame.numbers(args.score, "--score")
         else:
             values = frame.labels(args.pred, "--pred")
         progress.step("scoring")

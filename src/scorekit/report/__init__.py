@@ -2,8 +2,11 @@
 
 Build :class:`Section` objects with the builders (``classification_section``,
 ``regression_section``, ``clustering_section``, ``ranking_section``,
-``gauc_section``) and write them with :class:`Report`. Drawing needs the
-``plot`` extra (matplotlib); the page needs nothing to be viewed.
+``gauc_section``) and write them with :class:`Report`. The classification
+figures (curves with bootstrap bands, calibration, heat maps ...) are written
+as SVG directly; the scatter, histogram, bar and per-query figures of the
+other sections need the ``plot`` extra (matplotlib). The page needs nothing
+to be viewed.
 
 >>> from scorekit.report import Metric, Report, Section
 >>> page = Report("Demo", [Section("Scores <b>", "custom", (Metric("mae", 0.25),))]).to_html()

@@ -22,7 +22,15 @@ from .._validation import (
 from ..classification._calibration import _curve_from_bins
 from ..classification._labels import unique_labels
 from ..stream import BinaryCurve, ConfusionMatrix, Contingency, RegressionMoments
+from ._binary import (
+    Cumulative,
+    ovr_curves,
+    practitioner_plots,
+    roc_pr_plots,
+    thresholds_of_interest,
+)
 from ._data import Plot, Section, Table, catalog_metrics, records
+from ._figures import OKABE_ITO
 
 __all__ = [
     "THRESHOLD_COLUMNS",
@@ -142,61 +150,28 @@ def _binary_scores_section(
     known = {m.name: m.value for m in values}  # computed once: the plots reuse them
     auc = known["roc_auc"] if "roc_auc" in known else curve.roc_auc()
     ap = known["average_precision"] if "average_precision" in known else curve.average_precision()
-    fpr, tpr, _ = curve.roc_curve()
-    precision, recall, _ = curve.precision_recall_curve()
-    plots = [
-        Plot(
-            "curve_svg",
-            "ROC curve",
-            {
-                "curves": [(f"AUC = {auc:.3f}", fpr, tpr)],
-                "title": "ROC curve",
-                "xlabel": "false positive rate",
-                "ylabel": "true positive rate",
-                "diagonal": True,
-            },
-        ),
-        Plot(
-            "curve_svg",
-            "Precision–recall curve",
-            {
-                "curves": [(f"AP = {ap:.3f}", recall, precision)],
-                "title": "Precision–recall curve",
-                "xlabel": "recall",
-                "ylabel": "precision",
-                "baseline": float(y01.mean()),
-                "step": True,
-            },
-        ),
-    ]
     base_rate = float(y01.mean()) if y01.size else float("nan")
-    full = curve.threshold_table()  # every distinct score, from the one sort
-    plots += _practitioner_plots(y01, s, full, pos_name, neg_name)
+    cum = Cumulative.of(curve)  # cumulative weights per distinct score, summed once
+    best = cum.optimal()
+    skewed = base_rate < _SKEWED
+    edges = None
     if probabilities:
-        skewed = base_rate < _SKEWED
-        strategy = "quantile" if skewed else "uniform"
         # from the score table: no second pass over the rows, no second sort
-        bins, edges = curve.calibration_bins(n_bins=10, strategy=strategy)
-        prob_true, prob_pred = _curve_from_bins(bins)
-        counts = bins.count
-        why = (
-            f"10 quantile bins (equal counts): the base rate is {base_rate:.3g}, below "
-            f"{_SKEWED:.0%}, so uniform bins would put nearly every row in the first"
-            if skewed
-            else "10 uniform bins"
+        bins, curve_edges = curve.calibration_bins(
+            n_bins=10, strategy="quantile" if skewed else "uniform"
         )
-        plots.append(
-            Plot(
-                "calibration_svg",
-                f"Calibration (reliability) diagram, {why}",
-                {
-                    "prob_pred": np.asarray(prob_pred),
-                    "prob_true": np.asarray(prob_true),
-                    "hist_edges": edges,
-                    "hist_counts": counts,
-                },
-            )
+        edges = curve_edges
+    bands = None
+    if bootstrap > 0:
+        from ..stats._bands import curve_bands
+
+        bands = curve_bands(
+            y01, s, n_resamples=bootstrap, seed=seed, weights=_DRAWS[draws], calibration_edges=edges
         )
+    plots = roc_pr_plots(cum, auc, ap, base_rate, bands)
+    plots += practitioner_plots(cum, curve, best, pos_name, neg_name)
+    if probabilities:
+        plots.append(_calibration_plot(bins, curve_edges, base_rate, skewed, bands))
     if y_hat is not None:
         cm = np.asarray(states["ConfusionMatrix"].confusion_matrix(labels=[0, 1]))
         plots.append(
@@ -213,8 +188,8 @@ def _binary_scores_section(
                 },
             )
         )
-    grid, reasons = _thresholds_of_interest(curve, full)
-    table_rows = records(_rows_at(full, grid))
+    grid, reasons = thresholds_of_interest(curve, cum, best)
+    table_rows = records(curve.threshold_table(grid))  # the rows at these scores, no recount
     table = Table(
         "Threshold table",
         ("why", *THRESHOLD_COLUMNS),
@@ -235,6 +210,39 @@ def _binary_scores_section(
 _SKEWED = 0.10  # below this base rate the calibration diagram uses quantile bins
 
 
+def _calibration_plot(
+    bins: Any, edges: FloatArray, base_rate: float, skewed: bool, bands: Any
+) -> Plot:
+    """The reliability diagram of the bins; error bars from the bands' per-bin intervals."""
+    prob_true, prob_pred = _curve_from_bins(bins)
+    why = (
+        f"10 quantile bins (equal counts): the base rate is {base_rate:.3g}, below "
+        f"{_SKEWED:.0%}, so uniform bins would put nearly every row in the first"
+        if skewed
+        else "10 uniform bins"
+    )
+    args: dict[str, Any] = {
+        "prob_pred": np.asarray(prob_pred),
+        "prob_true": np.asarray(prob_true),
+        "hist_edges": edges,
+        "hist_counts": bins.count,
+    }
+    caption = f"Calibration (reliability) diagram, {why}"
+    if bands is not None:
+        full = np.asarray(bins.count) != 0
+        args |= {
+            "low": bands.calibration_low[full],
+            "high": bands.calibration_high[full],
+            "interval_label": f"{bands.confidence:.0%} interval",
+        }
+        caption += (
+            f". Error bars: {bands.confidence:.0%} percentile interval of each bin's fraction "
+            f"of positives over {bands.resamples:,} bootstrap resamples of {bands.unit} "
+            "(the bins' edges fixed)."
+        )
+    return Plot("calibration_svg", caption, args)
+
+
 def _data_table(y01: AnyArray, pos_name: str, distinct: int) -> Table:
     n, pos = int(y01.size), int(y01.sum())
     rows: tuple[tuple[Any, ...], ...] = (
@@ -246,108 +254,75 @@ def _data_table(y01: AnyArray, pos_name: str, distinct: int) -> Table:
     return Table("Data", ("", "value"), rows)
 
 
-def _rows_at(full: Any, thresholds: FloatArray) -> Any:
-    """The rows of the full threshold table at thresholds that are scores (no recount)."""
-    decreasing = np.asarray(full.threshold)
-    at = decreasing.size - 1 - np.searchsorted(decreasing[::-1], thresholds)
-    return {c: np.asarray(getattr(full, c))[at] for c in THRESHOLD_COLUMNS}
-
-
-def _thresholds_of_interest(curve: Any, full: Any) -> tuple[FloatArray, dict[float, str]]:
-    """Score quantiles and the F1- and Youden-optimal thresholds, with why each is there."""
-    quantiles = np.linspace(0.05, 0.95, 19)
-    grid = curve.score_quantiles(quantiles)  # from the score table: no partition of the rows
-    why: dict[float, str] = {}
-    for q, t in zip(quantiles, grid, strict=True):
-        why.setdefault(float(t), f"{q:.0%} quantile")
-    special = []
-    if len(full.threshold):
-        f1 = np.nan_to_num(np.asarray(full.f1, dtype=np.float64), nan=-1.0)
-        youden = np.nan_to_num(np.asarray(full.tpr) - np.asarray(full.fpr), nan=-2.0)
-        for label, k in (("max F1", int(np.argmax(f1))), ("max Youden J", int(np.argmax(youden)))):
-            t = float(full.threshold[k])
-            why[t] = f"{why[t]}; {label}" if t in why else label
-            special.append(t)
-    all_t: FloatArray = np.unique(np.concatenate([grid, np.asarray(special, dtype=np.float64)]))
-    return all_t, why
-
-
-def _practitioner_plots(
-    y01: AnyArray, s: FloatArray, full: Any, pos_name: str, neg_name: str
-) -> list[Plot]:
-    """Score distributions by class, P/R/F1 against the threshold, cumulative gains and lift."""
-    plots = [
-        Plot(
-            "class_histogram_svg",
-            "Scores by class (densities): how far apart the model puts the two classes",
-            {
-                "groups": [(f"class {neg_name}", s[y01 == 0]), (f"class {pos_name}", s[y01 == 1])],
-                "title": "Score distributions",
-                "xlabel": "score",
-            },
-        )
-    ]
-    if not len(full.threshold):
-        return plots
-    t = np.asarray(full.threshold, dtype=np.float64)
-    f1 = np.asarray(full.f1, dtype=np.float64)
-    best = float(t[int(np.nanargmax(np.nan_to_num(f1, nan=-1.0)))])
-    plots.append(
-        Plot(
-            "lines_svg",
-            "Precision, recall and F1 against the threshold (a score >= the threshold is positive)",
-            {
-                "lines": [
-                    ("precision", t, np.asarray(full.precision)),
-                    ("recall", t, np.asarray(full.tpr)),
-                    ("F1", t, f1),
-                ],
-                "title": "Metrics by threshold",
-                "xlabel": "threshold",
-                "ylabel": "value",
-                "marks": [(f"max F1 at {best:.4g}", best)],
-            },
-        )
-    )
-    n = float(np.asarray(full.tp)[-1] + np.asarray(full.fp)[-1])
-    pos = float(np.asarray(full.tp)[-1])
-    if n > 0 and pos > 0:
-        reached = (np.asarray(full.tp) + np.asarray(full.fp)) / n  # share of rows targeted
-        gains = np.asarray(full.tp) / pos
-        x = np.concatenate(([0.0], reached))
-        plots.append(
-            Plot(
-                "lines_svg",
-                "Cumulative gains: the share of positives found in the top x of rows by score "
-                "(dashed: random targeting)",
-                {
-                    "lines": [("model", x, np.concatenate(([0.0], gains)))],
-                    "title": "Cumulative gains",
-                    "xlabel": "share of rows targeted",
-                    "ylabel": "share of positives found",
-                    "reference": ("random", np.array([0.0, 1.0]), np.array([0.0, 1.0])),
-                },
-            )
-        )
-        with np.errstate(divide="ignore", invalid="ignore"):
-            lift = gains / reached
-        plots.append(
-            Plot(
-                "lines_svg",
-                "Lift: the positive rate in the top x of rows over the base rate (1: random)",
-                {
-                    "lines": [("model", reached, lift)],
-                    "title": "Lift",
-                    "xlabel": "share of rows targeted",
-                    "ylabel": "lift",
-                    "reference": ("random", np.array([0.0, 1.0]), np.array([1.0, 1.0])),
-                },
-            )
-        )
-    return plots
-
-
 _SCORE_KINDS = ("scores", "decision", "probabilities")
+
+
+def _multiclass_scores_section(
+    y_true: Any,
+    y_score: Any,
+    *,
+    bootstrap: int,
+    seed: int,
+    ci_method: str,
+    progress: Callable[[int, int], None] | None,
+    details: bool,
+    title: str,
+    names: tuple[str, str],
+    metrics: Sequence[str] | None,
+) -> Section:
+    """Scores of a multiclass model (one column per class): OvR/OvO AUC, one ROC curve per class."""
+    y = labels_1d(y_true, names[0])
+    scores = scores_2d(y_score, names[1])
+    check_same_length(**{names[0]: y, names[1]: scores})
+    classes = unique_labels(y)
+    if scores.shape[1] != classes.size:
+        raise ParameterError(
+            f"{names[1]} has {scores.shape[1]} score columns but {names[0]} has {classes.size} "
+            "classes: pass one column per class, in the sorted order of the classes"
+        )
+    notes = []
+    sums_to_one = bool(np.allclose(1, scores.sum(axis=1)))  # roc_auc's own test
+    if not sums_to_one:
+        notes.append(
+            "The score rows do not sum to 1: the multiclass AUCs (which read them as "
+            "probabilities) are left out; the per-class curves rank each column as it is."
+        )
+    wanted = select(
+        metrics,
+        inputs={"multiclass_scores": None},
+        binary=False,
+        default=["roc_auc_ovr", "roc_auc_ovo"] if sums_to_one else ["top_k_accuracy"],
+        flag="-m",
+    )
+    values = catalog_metrics(
+        wanted,
+        {"multiclass_scores": (y, scores)},
+        {},
+        bootstrap=bootstrap,
+        seed=seed,
+        method=ci_method,
+        progress=progress,
+    )
+    if not details:
+        return Section(title, "classification", values, notes=tuple(notes))
+    shown = [str(c) for c in classes.tolist()]
+    curves = ovr_curves(y, scores, classes.tolist(), shown)
+    plot = Plot(
+        "curve_svg",
+        "One-vs-rest ROC curve of each class: the class's score column ranks the class against "
+        "every other class (legend: the class and its one-vs-rest AUC)",
+        {
+            "curves": curves,
+            "title": "ROC curves, one class against the rest",
+            "xlabel": "false positive rate",
+            "ylabel": "true positive rate",
+            "diagonal": True,
+            "palette": OKABE_ITO,
+        },
+    )
+    counts = np.bincount(np.searchsorted(classes, y), minlength=classes.size)
+    table = Table("Classes", ("class", "rows"), tuple(zip(shown, counts.tolist(), strict=True)))
+    return Section(title, "classification", values, (plot,), (table,), tuple(notes))
 
 
 def _labels_section(
@@ -469,9 +444,11 @@ def classification_section(
     names: tuple[str, str] | None = None,
     metrics: Sequence[str] | None = None,
 ) -> Section:
-    """Evaluate a classifier from scores (binary) or predicted labels (binary or multiclass).
+    """Evaluate a classifier from scores (binary or multiclass) or predicted labels.
 
-    With ``y_score``: ROC AUC, average precision, KS, and for probabilities log
+    With 2-D ``y_score`` (one column per class, in the sorted order of the
+    classes of ``y_true``): one-vs-rest and one-vs-one ROC AUC and the
+    one-vs-rest ROC curve of each class. With 1-D ``y_score``: ROC AUC, average precision, KS, and for probabilities log
     loss, Brier score, thresholded counts and the calibration diagram. With
     ``y_pred``: accuracy, balanced accuracy, precision/recall/F1 (binary, or
     macro and weighted), Cohen's kappa, MCC and the confusion matrix.
@@ -487,6 +464,19 @@ def classification_section(
     check_option(draws, "draws", tuple(_DRAWS))
     if (y_score is None) == (y_pred is None):
         raise ScorekitError("pass exactly one of y_score and y_pred")
+    if y_score is not None and np.ndim(y_score) == 2:
+        return _multiclass_scores_section(
+            y_true,
+            y_score,
+            bootstrap=bootstrap,
+            seed=seed,
+            ci_method=ci_method,
+            progress=progress,
+            details=details,
+            title=title,
+            names=names or ("y_true", "y_score"),
+            metrics=metrics,
+        )
     if y_score is not None:
         return _binary_scores_section(
             y_true,

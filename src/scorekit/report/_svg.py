@@ -1,4 +1,9 @@
-"""Figures of the report, drawn with matplotlib and returned as inline SVG strings.
+"""Figures of the report, returned as inline SVG strings.
+
+The classification figures (curves, bands, lines, class histograms,
+calibration, heat maps) are written directly as SVG text (:mod:`._figures`,
+no matplotlib: milliseconds per figure). The others (scatter, histogram,
+bars, per-query box plots) are drawn with matplotlib here.
 
 Computing stays in :mod:`scorekit.report._data`; this module only draws. It
 uses matplotlib's object API (``Figure``, never ``pyplot``), so no GUI
@@ -19,7 +24,6 @@ from __future__ import annotations
 import hashlib
 import html
 import io
-import itertools
 import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -29,8 +33,18 @@ import numpy as np
 
 from .._optional import require
 from .._typing import AnyArray, FloatArray
+from ._figures import (
+    OKABE_ITO,
+    PALETTE,
+    calibration_svg,
+    class_histogram_svg,
+    curve_svg,
+    heatmap_svg,
+    lines_svg,
+)
 
 __all__ = [
+    "OKABE_ITO",
     "PALETTE",
     "bar_svg",
     "box_strip_svg",
@@ -44,7 +58,6 @@ __all__ = [
     "scatter_svg",
 ]
 
-PALETTE = ("#3366cc", "#dc7633", "#2e9e6b", "#8e44ad", "#c0392b", "#7f8c8d", "#d4ac0d", "#16a085")
 _INK = "#222222"
 _GRID = "#e3e3e3"
 _MAX_POINTS = 4000
@@ -135,113 +148,6 @@ def _thin(*arrays: AnyArray, most: int = _MAX_POINTS) -> tuple[AnyArray, ...]:
         return arrays
     step = int(np.ceil(n / most))
     return tuple(a[::step] for a in arrays)
-
-
-def curve_svg(
-    curves: Sequence[tuple[str, FloatArray, FloatArray]],
-    *,
-    title: str,
-    xlabel: str,
-    ylabel: str,
-    diagonal: bool = False,
-    baseline: float | None = None,
-    step: bool = False,
-) -> str:
-    """Line plot of one or more curves (ROC, precision–recall) on the unit square."""
-    with _style():
-        fig = _figure()
-        ax = fig.add_subplot()
-        if diagonal:
-            ax.plot([0, 1], [0, 1], ls="--", lw=1, color="#aaaaaa", label="chance")
-        if baseline is not None:
-            ax.axhline(baseline, ls="--", lw=1, color="#aaaaaa", label=f"base rate {baseline:.3f}")
-        for label, x, y in curves:
-            x, y = _thin(np.asarray(x), np.asarray(y))
-            if step:
-                ax.step(x, y, where="post", lw=1.8, label=plain(label))
-            else:
-                ax.plot(x, y, lw=1.8, label=plain(label))
-        ax.set(xlim=(-0.01, 1.01), ylim=(-0.01, 1.02), xlabel=xlabel, ylabel=ylabel)
-        ax.set_title(plain(title), loc="left")
-        ax.legend(loc="lower right" if diagonal else "lower left")
-        return _to_svg(fig)
-
-
-def calibration_svg(
-    prob_pred: FloatArray,
-    prob_true: FloatArray,
-    hist_edges: FloatArray,
-    hist_counts: AnyArray,
-    *,
-    title: str = "Calibration (reliability)",
-) -> str:
-    """Reliability diagram: observed frequency against mean predicted probability, histogram below."""
-    with _style():
-        fig = _figure(4.6, 4.0)
-        top, bottom = fig.subplots(2, 1, sharex=True, height_ratios=(3, 1))
-        # skewed data (CTR) lives near 0: zoom to the data, the diagonal stays the reference
-        reach = float(np.nanmax(np.concatenate([prob_pred, prob_true, hist_edges[-1:]]), initial=0))
-        top_end = 1.0 if reach > 0.5 else max(reach * 1.15, 1e-3)
-        top.plot(
-            [0, top_end], [0, top_end], ls="--", lw=1, color="#aaaaaa", label="perfectly calibrated"
-        )
-        top.plot(prob_pred, prob_true, marker="o", ms=4, lw=1.8, label="model")
-        pad = top_end * 0.01
-        top.set(
-            xlim=(-pad, top_end + pad), ylim=(-pad, top_end + 2 * pad), ylabel="observed frequency"
-        )
-        top.set_title(plain(title), loc="left")
-        top.legend(loc="upper left")
-        widths = np.diff(hist_edges)
-        bottom.bar(hist_edges[:-1], hist_counts, width=widths, align="edge", color=PALETTE[0])
-        bottom.set(xlabel="mean predicted probability", ylabel="count")
-        bottom.grid(axis="x", visible=False)
-        return _to_svg(fig)
-
-
-def heatmap_svg(
-    matrix: AnyArray,
-    row_labels: Sequence[object],
-    col_labels: Sequence[object],
-    *,
-    title: str,
-    xlabel: str,
-    ylabel: str,
-    normalize_rows: bool = True,
-) -> str:
-    """Heat map of a count matrix (confusion or contingency); colours by row share, cells show counts."""
-    m = np.asarray(matrix, dtype=np.float64)
-    totals = m.sum(axis=1, keepdims=True)
-    shade = np.divide(m, totals, out=np.zeros_like(m), where=totals > 0) if normalize_rows else m
-    n_rows, n_cols = m.shape
-    size = max(3.2, min(8.0, 1.6 + 0.45 * max(n_rows, n_cols)))
-    with _style():
-        fig = _figure(size + 0.8, size)
-        ax = fig.add_subplot()
-        ax.grid(False)
-        image = ax.imshow(shade, cmap="Blues", vmin=0, aspect="auto")
-        ax.set_xticks(
-            range(n_cols), [plain(c) for c in col_labels], rotation=45 if n_cols > 4 else 0
-        )
-        ax.set_yticks(range(n_rows), [plain(r) for r in row_labels])
-        ax.set(xlabel=xlabel, ylabel=ylabel)
-        ax.set_title(plain(title), loc="left")
-        if n_rows * n_cols <= 400:
-            limit = float(shade.max()) if shade.size else 0.0
-            for i, j in itertools.product(range(n_rows), range(n_cols)):
-                dark = limit > 0 and shade[i, j] > 0.55 * limit
-                ax.text(
-                    j,
-                    i,
-                    f"{m[i, j]:.0f}" if float(m[i, j]).is_integer() else f"{m[i, j]:.3g}",
-                    ha="center",
-                    va="center",
-                    fontsize=8,
-                    color="white" if dark else _INK,
-                )
-        bar = fig.colorbar(image, ax=ax, shrink=0.8)
-        bar.set_label("share of row" if normalize_rows else "count")
-        return _to_svg(fig)
 
 
 def scatter_svg(
@@ -346,56 +252,4 @@ def box_strip_svg(
         for ax in axes[n:]:
             ax.set_visible(False)
         fig.suptitle(plain(title), x=0.01, ha="left", fontweight="bold", fontsize=10)
-        return _to_svg(fig)
-
-
-def class_histogram_svg(
-    groups: Sequence[tuple[str, FloatArray]], *, title: str, xlabel: str, bins: int = 40
-) -> str:
-    """Overlaid histograms of one value per class (score distributions by class), as densities."""
-    with _style():
-        fig = _figure(4.6, 3.2)
-        ax = fig.add_subplot()
-        finite = [np.asarray(v, dtype=np.float64) for _, v in groups]
-        finite = [v[np.isfinite(v)] for v in finite]
-        both = np.concatenate(finite) if finite else np.array([0.0])
-        edges = np.histogram_bin_edges(both, bins=bins)
-        for k, ((label, _), v) in enumerate(zip(groups, finite, strict=True)):
-            ax.hist(
-                v, bins=edges, density=True, alpha=0.55, color=PALETTE[k % len(PALETTE)],
-                label=f"{plain(label)} (n = {v.size:,})",
-            )  # fmt: skip
-        ax.set(xlabel=plain(xlabel), ylabel="density")
-        ax.set_title(plain(title), loc="left")
-        ax.legend(loc="upper right")
-        return _to_svg(fig)
-
-
-def lines_svg(
-    lines: Sequence[tuple[str, FloatArray, FloatArray]],
-    *,
-    title: str,
-    xlabel: str,
-    ylabel: str,
-    reference: tuple[str, FloatArray, FloatArray] | None = None,
-    marks: Sequence[tuple[str, float]] = (),
-) -> str:
-    """Lines on free axes (metrics against the threshold, gains, lift); dashed reference line.
-
-    ``marks`` are vertical lines at chosen x values (the F1-optimal threshold ...).
-    """
-    with _style():
-        fig = _figure()
-        ax = fig.add_subplot()
-        if reference is not None:
-            label, x, y = reference
-            ax.plot(x, y, ls="--", lw=1, color="#aaaaaa", label=plain(label))
-        for k, (label, x, y) in enumerate(lines):
-            x, y = _thin(np.asarray(x), np.asarray(y))
-            ax.plot(x, y, lw=1.8, color=PALETTE[k % len(PALETTE)], label=plain(label))
-        for label, at in marks:
-            ax.axvline(at, ls=":", lw=1, color=_INK, label=plain(label))
-        ax.set(xlabel=plain(xlabel), ylabel=plain(ylabel))
-        ax.set_title(plain(title), loc="left")
-        ax.legend(loc="best")
         return _to_svg(fig)
