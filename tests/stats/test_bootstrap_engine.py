@@ -11,6 +11,7 @@ import json
 import os
 import subprocess
 import sys
+import warnings
 
 import numpy as np
 import pytest
@@ -64,7 +65,9 @@ def _reference(names, data, n_resamples, seed, weights="multinomial"):
         row = get(name)
         for b, rows in enumerate(draws):
             try:
-                out[j, b] = row(*(a[rows] for a in data[row.inputs]))
+                with warnings.catch_warnings():  # the metric's value where it warns (AP: 0)
+                    warnings.simplefilter("ignore", UndefinedMetricWarning)
+                    out[j, b] = row(*(a[rows] for a in data[row.inputs]))
             except Exception:  # one class drawn: undefined
                 out[j, b] = np.nan
     return out
@@ -189,7 +192,12 @@ def test_progress_is_called_per_block_and_ends_at_total():
     bootstrap_metrics(
         [get("roc_auc")], data, n_resamples=13, seed=0, progress=lambda d, t: calls.append((d, t))
     )
-    assert calls == [(6, 13), (12, 13), (13, 13)]
+    # one call per block (6, 6 and 1 resamples); two threads may finish them in either order
+    done = [d for d, _ in calls]
+    assert {t for _, t in calls} == {13}
+    assert done == sorted(done)
+    assert done[-1] == 13
+    assert sorted(np.diff([0, *done]).tolist()) == [1, 6, 6]
 
 
 def test_undefined_resamples_are_dropped_with_a_warning():
@@ -293,22 +301,26 @@ def test_cli_progress_bar_replaces_the_spinner_and_is_silent_when_quiet():
 
 
 def test_cell_draws_follow_their_seed_contract():
-    # weights="cells": resample b is rng.multinomial(n, cell_counts / n) over the (label, score)
+    # weights="cells": resample b is a multinomial(n, cell_counts / n) over the (label, score)
     # cells; the rows it stands for are each cell's (label, score) repeated by its count
     data = _data(500, 3, 2)
     y, s = data["scores"]
     names = [*CURVE_ROWS, "brier_score", "accuracy", "f1"]
     rows = [get(m) for m in names]
-    _, _, got = _resample(rows, data, lambda r: {}, 25, 5, "cells", None)
+    _, _, got = _resample(rows, data, lambda r: {}, 110, 5, "cells", None)
     uniq, g = np.unique(s, return_inverse=True)
     cells = g + uniq.size * y
     share = np.bincount(cells, minlength=2 * uniq.size) / y.size
-    tables = np.random.default_rng(5).multinomial(y.size, share, size=25)
+    # blocks of 50 resamples, block j drawn by the j-th of the generators spawned in order
+    streams = np.random.default_rng(5).spawn(3)
+    tables = np.concatenate(
+        [st.multinomial(y.size, share, size=k) for st, k in zip(streams, (50, 50, 10), strict=True)]
+    )
     label = np.repeat([0, 1], uniq.size)
     score = np.tile(uniq, 2)
     y_hat = data["labels"][1]
     cut = uniq[np.unique(g[y_hat == 1]).min()]
-    for b in range(25):
+    for b in range(110):
         yy, ss = np.repeat(label, tables[b]), np.repeat(score, tables[b])
         resample = {
             "scores": (yy, ss),
@@ -346,3 +358,113 @@ def test_cli_draws_cells_and_its_error(tmp_path):
     assert bad.returncode == 2
     assert "--draws cells" in bad.stderr
     assert len(bad.stderr.strip().splitlines()) == 1
+
+
+# ----------------------------------------------------------------------------- block kernels
+
+VECTOR_ROWS = [
+    "roc_auc",
+    "gini",
+    "average_precision",
+    "ks_statistic",
+    "log_loss",
+    "brier_score",
+    "accuracy",
+    "precision",
+    "recall",
+    "sensitivity",
+    "specificity",
+    "f1",
+]
+
+
+def _small_blocks(monkeypatch):
+    # blocks of a few resamples, so that both threads take several blocks
+    from scorekit.stats import _bootstrap
+
+    monkeypatch.setattr(_bootstrap, "_BLOCK_ELEMENTS", 64)
+
+
+@pytest.mark.parametrize("weights", ["multinomial", "poisson"])
+def test_block_kernels_on_degenerate_resamples(weights, monkeypatch):
+    # 12 rows, 2 positives, tied scores: resamples with one class, no predicted positive,
+    # no positive at all; every kernel's convention (nan, 0) equals the per-resample metric
+    _small_blocks(monkeypatch)
+    y = np.array([0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0])
+    s = np.array([0.1, 0.2, 0.2, 0.3, 0.3, 0.4, 0.5, 0.6, 0.6, 0.7, 0.9, 0.95])
+    data = {
+        "scores": (y, s),
+        "probabilities": (y, s),
+        "labels": (y, (s >= 0.6).astype(np.int64)),
+    }
+    rows = [get(m) for m in VECTOR_ROWS]
+    plan, theta_hat, got = _resample(rows, data, lambda r: {}, 300, 4, weights, None)
+    assert all(job.vector is not None for job in plan.jobs)  # the block kernels ran
+    want = _reference(VECTOR_ROWS, data, 300, 4, weights)
+    assert np.isnan(want[0]).any()  # some resamples drew one class
+    for j, name in enumerate(VECTOR_ROWS):
+        np.testing.assert_allclose(got[j], want[j], rtol=1e-15, atol=1e-12, err_msg=name)
+    point = [get(m)(*data[get(m).inputs]) for m in VECTOR_ROWS]
+    np.testing.assert_allclose(theta_hat, point, rtol=1e-15, atol=1e-12)
+
+
+@pytest.mark.parametrize("weights", ["multinomial", "cells"])
+def test_merged_columns_on_rare_positives(weights, monkeypatch):
+    # 3% positives, continuous scores: runs of negative-only scores are merged into one
+    # column each; every value still equals the per-resample recomputation
+    _small_blocks(monkeypatch)
+    rng = np.random.default_rng(12)
+    n = 3000
+    y = (rng.random(n) < 0.03).astype(np.int64)
+    s = np.clip(rng.beta(1, 8, n) + 0.1 * y, 0, 1)
+    s[:200] = np.round(s[:200], 2)  # some ties too
+    data = {"scores": (y, s), "probabilities": (y, s), "labels": (y, (s >= 0.2).astype(np.int64))}
+    names = [*VECTOR_ROWS, "pr_auc", "matthews_corrcoef"]  # the last two: per resample
+    rows = [get(m) for m in names]
+    plan, _, got = _resample(rows, data, lambda r: {}, 24, 8, weights, None)
+    layout = plan.layout()
+    assert layout.columns < plan.curve[1] / 5  # far fewer columns than distinct scores
+    if weights == "multinomial":
+        want = _reference(names, data, 24, 8)
+    else:  # the cell draws' own contract: the rows each cell's count stands for
+        uniq, g = np.unique(s, return_inverse=True)
+        share = np.bincount(g + uniq.size * y, minlength=2 * uniq.size) / n
+        tables = np.random.default_rng(8).spawn(1)[0].multinomial(n, share, size=24)
+        want = np.empty((len(names), 24))
+        for b in range(24):
+            yy = np.repeat(np.repeat([0, 1], uniq.size), tables[b])
+            ss = np.repeat(np.tile(uniq, 2), tables[b])
+            resample = {"scores": (yy, ss), "probabilities": (yy, ss),
+                        "labels": (yy, (ss >= 0.2).astype(np.int64))}  # fmt: skip
+            for j, row in enumerate(rows):
+                want[j, b] = row(*resample[row.inputs])
+    for j, name in enumerate(names):
+        np.testing.assert_allclose(got[j], want[j], rtol=1e-14, atol=1e-12, err_msg=name)
+
+
+def test_threads_do_not_change_the_resamples(monkeypatch):
+    _small_blocks(monkeypatch)
+    data = _data(400, 9)
+    rows = [get(m) for m in ("roc_auc", "log_loss", "f1")]
+    from scorekit.stats import _engine
+
+    _, _, two = _resample(rows, data, lambda r: {}, 90, 1, "multinomial", None)
+    monkeypatch.setattr(_engine, "_THREADS", 1)
+    _, _, one = _resample(rows, data, lambda r: {}, 90, 1, "multinomial", None)
+    np.testing.assert_array_equal(two, one)
+    np.testing.assert_allclose(two, _reference(["roc_auc", "log_loss", "f1"], data, 90, 1),
+                               rtol=1e-15, atol=1e-12)  # fmt: skip
+
+
+def test_auto_draws_cells_when_they_are_few():
+    grid = _data(5000, 2, 2)  # at most 2 x 101 cells for 5,000 rows: cells
+    rows = [get(m) for m in ("roc_auc", "average_precision", "brier_score", "recall")]
+    auto = bootstrap_metrics(rows, grid, n_resamples=40, seed=3, weights="auto")
+    assert auto == bootstrap_metrics(rows, grid, n_resamples=40, seed=3, weights="cells")
+    fine = _data(5000, 2)  # one cell per row: rows
+    auto = bootstrap_metrics(rows, fine, n_resamples=40, seed=3, weights="auto")
+    assert auto == bootstrap_metrics(rows, fine, n_resamples=40, seed=3)
+    # a metric that is not on the cells (labels that are no score cut): rows
+    grid["labels"] = (grid["labels"][0], np.random.default_rng(0).integers(0, 2, 5000))
+    auto = bootstrap_metrics(rows, grid, n_resamples=40, seed=3, weights="auto")
+    assert auto == bootstrap_metrics(rows, grid, n_resamples=40, seed=3)
