@@ -100,7 +100,9 @@ def main() -> None:
             t_one, _ = best_time(one, r)
             t_boot, _ = best_time(boot, 1)
             t_one = min(t_one, best_time(one, r)[0])  # before and after: the quieter one
-            _line(f"classify --bootstrap {FULL} --draws {draws} ({label})", t_one, t_boot, k, n, ref)
+            _line(
+                f"classify --bootstrap {FULL} --draws {draws} ({label})", t_one, t_boot, k, n, ref
+            )
 
     if not args.no_cli:
         import pandas as pd
@@ -116,7 +118,9 @@ def main() -> None:
 
     users = rng.integers(0, args.users, n)
     for which, wanted in (("gauc, roc_auc", None), ("-m gauc", ["gauc"])):
-        t_one, _ = best_time(lambda m=wanted: gauc_section(y, s, users, details=False, metrics=m), r)
+        t_one, _ = best_time(
+            lambda m=wanted: gauc_section(y, s, users, details=False, metrics=m), r
+        )
         t_boot, _ = best_time(
             lambda m=wanted: gauc_section(y, s, users, details=False, metrics=m, bootstrap=k), 1
         )

@@ -446,10 +446,10 @@ def test_threads_do_not_change_the_resamples(monkeypatch):
     _small_blocks(monkeypatch)
     data = _data(400, 9)
     rows = [get(m) for m in ("roc_auc", "log_loss", "f1")]
-    from scorekit.stats import _engine
+    from scorekit.stats import _vectorised
 
     _, _, two = _resample(rows, data, lambda r: {}, 90, 1, "multinomial", None)
-    monkeypatch.setattr(_engine, "_THREADS", 1)
+    monkeypatch.setattr(_vectorised, "_THREADS", 1)
     _, _, one = _resample(rows, data, lambda r: {}, 90, 1, "multinomial", None)
     np.testing.assert_array_equal(two, one)
     np.testing.assert_allclose(two, _reference(["roc_auc", "log_loss", "f1"], data, 90, 1),

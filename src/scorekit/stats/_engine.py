@@ -54,9 +54,7 @@ passed):
 from __future__ import annotations
 
 import functools
-import threading
 import warnings
-from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -64,9 +62,8 @@ from typing import Any
 import numpy as np
 
 from .._errors import ParameterError, ScorekitError, UndefinedMetricWarning
-from .._typing import AnyArray, BoolArray, FloatArray, IntArray
+from .._typing import AnyArray, FloatArray, IntArray
 from .._validation import check_option, nonempty, random_generator
-from ..classification._sortkeys import decimal_codes
 from ._bootstrap import (
     METHODS,
     _auc_jackknife,
@@ -75,13 +72,11 @@ from ._bootstrap import (
     auc_from_cell_counts,
 )
 from ._paired import _check_resamples
-from ._vectorised import BlockTables, CellLayout, vector_kernel
+from ._vectorised import BlockTables, CellLayout, run_blocks, score_cells, vector_kernel
 
 __all__ = ["WEIGHTS", "bootstrap_metrics"]
 
 WEIGHTS = ("multinomial", "poisson", "cells", "auto")
-#: Threads computing blocks of resamples (the draws stay in block order on one generator).
-_THREADS = 2
 #: Resamples per block of cell draws (each block its own generator).
 _CELL_BLOCK = 50
 #: ``weights="auto"`` draws cells when there are at most n / this many nonempty cells: a cell
@@ -222,53 +217,8 @@ def _resample(
                 return (rng.integers(0, n, size=(size, n), dtype=kind), None, None)
             return (None, rng.poisson(1.0, size=(size, n)), None)
 
-        _run_blocks(sizes, draw, plan.values, thetas, progress, ordered=streams is None)
+        run_blocks(sizes, draw, plan.values, thetas, progress, ordered=streams is None)
     return plan, theta_hat, thetas
-
-
-def _run_blocks(
-    sizes: list[int],
-    draw: Callable[[int, int], tuple[Any, ...]],
-    values: Callable[..., FloatArray],
-    out: FloatArray,
-    progress: Progress | None,
-    *,
-    ordered: bool = True,
-) -> None:
-    """Draw the blocks and compute them on two threads; the resamples do not depend on the threads.
-
-    ``ordered``: one generator draws the blocks in order under a lock (block j
-    is always its j-th draw, whichever thread takes it), and the computing
-    (gathers, ``bincount``, cumulative sums: NumPy releases the GIL) overlaps.
-    Otherwise ``draw(size, j)`` has a generator per block and runs unlocked.
-    """
-    starts = np.cumsum([0, *sizes])
-    lock, report = threading.Lock(), threading.Lock()
-    queue = iter(range(len(sizes)))
-    done = [0]
-
-    def work() -> None:
-        while True:
-            with lock:
-                j = next(queue, None)
-                if j is None:
-                    return
-                drawn = draw(sizes[j], j) if ordered else ()
-            if not ordered:
-                drawn = draw(sizes[j], j)
-            out[:, starts[j] : starts[j + 1]] = values(*drawn)
-            with report:
-                done[0] += sizes[j]
-                if progress is not None:
-                    progress(done[0], int(starts[-1]))
-
-    threads = min(_THREADS, len(sizes))
-    if threads <= 1:
-        work()
-        return
-    with ThreadPoolExecutor(threads) as pool:
-        for f in [pool.submit(work) for _ in range(threads)]:
-            f.result()
 
 
 class _Plan:
@@ -307,7 +257,7 @@ class _Plan:
             return False
         if self.curve is None:
             y, s = self.scored
-            self.curve = _score_cells(np.asarray(y) == 1, np.asarray(s, dtype=np.float64))
+            self.curve = score_cells(np.asarray(y) == 1, np.asarray(s, dtype=np.float64))
         return True
 
     def _job(self, row: Any, arrays: tuple[AnyArray, ...], extra: dict[str, Any]) -> _Job:
@@ -557,32 +507,14 @@ def _cell_counts(
     code: IntArray, width: int, idx: IntArray | None, counts: IntArray | None
 ) -> IntArray:
     """One ``bincount`` per resample: the count of each cell in each resample, shape (block, width)."""
-    rows = idx if idx is not None else counts
-    out: IntArray = np.empty((rows.shape[0], width), dtype=np.int64)  # type: ignore[union-attr]
-    for b, r in enumerate(rows):  # type: ignore[arg-type]
+    rows: Any = idx if idx is not None else counts
+    out: IntArray = np.empty((rows.shape[0], width), dtype=np.int64)
+    for b, r in enumerate(rows):
         if idx is not None:  # the drawn rows' cells: no offsets to add, a table in cache
             out[b] = np.bincount(code[r], minlength=width)
         else:  # Poisson multiplicities are integers: the float sums are exact
             out[b] = np.bincount(code, weights=r, minlength=width)
     return out
-
-
-def _score_cells(positive: BoolArray, s: FloatArray) -> tuple[IntArray, int, FloatArray]:
-    """Each row's cell code ``y G + g`` (as :func:`~scorekit.stats._bootstrap.auc_cells`), G and the distinct scores, ascending.
-
-    Exact decimal scores (a CTR model's rounded output) are ranked by one
-    ``bincount`` of their integer codes, with no sort; other scores by ``numpy.unique``.
-    """
-    dc = decimal_codes(s)
-    if dc is None:
-        uniq, g = np.unique(s, return_inverse=True)
-    else:
-        present = np.bincount(dc.codes, minlength=dc.size) > 0
-        g = (np.cumsum(present) - 1)[dc.codes]
-        uniq = dc.scores(np.flatnonzero(present))
-    groups = int(uniq.shape[0])
-    cells: IntArray = g.astype(np.int64).ravel() + groups * positive
-    return cells, groups, uniq
 
 
 def _multiplicities(idx: IntArray, n: int) -> IntArray:
@@ -609,7 +541,10 @@ def _safe(value: Callable[[Any], float], arg: Any) -> float:
 
 def _is01(a: Any) -> bool:
     x = np.asarray(a)
-    return x.dtype.kind in "biu" and bool(np.isin(x, (0, 1)).all())
+    if x.dtype.kind == "b":
+        return True
+    # two reductions instead of a membership test (this runs once per row of the catalog)
+    return x.dtype.kind in "iu" and (x.size == 0 or (int(x.min()) >= 0 and int(x.max()) <= 1))
 
 
 def _finite(a: Any) -> bool:

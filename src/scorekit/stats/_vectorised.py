@@ -31,16 +31,30 @@ equal the per-resample kernels' to rounding (the same sums in another order).
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
 
-from .._typing import FloatArray
+from .._typing import BoolArray, FloatArray, IntArray
 from ..classification._proba import _log_clipped
+from ..classification._sortkeys import decimal_codes
 from ._bootstrap import auc_from_cell_counts
 
-__all__ = ["BlockTables", "COUNT_KERNELS", "CURVE_KERNELS", "CellLayout", "vector_kernel"]
+#: Threads computing blocks of resamples (the draws do not depend on them).
+_THREADS = 2
+
+__all__ = [
+    "COUNT_KERNELS",
+    "CURVE_KERNELS",
+    "BlockTables",
+    "CellLayout",
+    "run_blocks",
+    "score_cells",
+    "vector_kernel",
+]
 
 
 class BlockTables:
@@ -95,7 +109,7 @@ class BlockTables:
 
 
 def _ratio(num: FloatArray, den: FloatArray) -> FloatArray:
-    """num / den, 0 where den is 0 (the zero-division convention of the count metrics)."""
+    """The ratio num / den, 0 where den is 0 (the count metrics' zero-division convention)."""
     out: FloatArray = np.divide(num, den, out=np.zeros_like(num), where=den != 0)
     return out
 
@@ -152,7 +166,9 @@ def _brier(b: BlockTables) -> FloatArray:
     return _mean_loss(b, *_unit_losses(b.scores)[1])  # type: ignore[arg-type]
 
 
-def _unit_losses(s: FloatArray) -> tuple[tuple[FloatArray, FloatArray], tuple[FloatArray, FloatArray]]:
+def _unit_losses(
+    s: FloatArray,
+) -> tuple[tuple[FloatArray, FloatArray], tuple[FloatArray, FloatArray]]:
     """((log loss of a positive, of a negative), (squared error of each)) at each score."""
     return (-_log_clipped(s.copy()), -_log_clipped(1 - s)), ((1 - s) ** 2, s**2)
 
@@ -180,7 +196,9 @@ COUNT_KERNELS: dict[str, Callable[[BlockTables], FloatArray]] = {
     "recall": lambda b: _ratio(b.confusion[3], b.confusion[3] + b.confusion[2]),
     "sensitivity": lambda b: _ratio(b.confusion[3], b.confusion[3] + b.confusion[2]),
     "specificity": lambda b: _ratio(b.confusion[0], b.confusion[0] + b.confusion[1]),
-    "f1": lambda b: _ratio(2 * b.confusion[3], 2 * b.confusion[3] + b.confusion[1] + b.confusion[2]),
+    "f1": lambda b: _ratio(
+        2 * b.confusion[3], 2 * b.confusion[3] + b.confusion[1] + b.confusion[2]
+    ),
 }
 
 
@@ -232,7 +250,9 @@ class CellLayout:
             starts[split] = True
         column = np.cumsum(starts) - 1
         self.columns = int(column[-1]) + 1 if groups else 0
-        self.split = None if split is None else int(column[split]) if split < groups else self.columns
+        self.split = (
+            None if split is None else int(column[split]) if split < groups else self.columns
+        )
         target = label * self.columns + column[g]
         self.segments = np.flatnonzero(np.r_[True, target[1:] != target[:-1]])
         self.targets = target[self.segments]
@@ -265,3 +285,66 @@ class CellLayout:
         out = np.zeros((compact.shape[0], self.width), dtype=np.int64)
         out[:, self.cells] = compact
         return out.reshape(compact.shape[0], 2, self.groups)
+
+
+def score_cells(positive: BoolArray, s: FloatArray) -> tuple[IntArray, int, FloatArray]:
+    """Each row's cell code ``y G + g`` (as :func:`~scorekit.stats._bootstrap.auc_cells`), G and the distinct scores, ascending.
+
+    Exact decimal scores (a CTR model's rounded output) are ranked by one
+    ``bincount`` of their integer codes, with no sort; other scores by ``numpy.unique``.
+    """
+    dc = decimal_codes(s)
+    if dc is None:
+        uniq, g = np.unique(s, return_inverse=True)
+    else:
+        present = np.bincount(dc.codes, minlength=dc.size) > 0
+        g = (np.cumsum(present) - 1)[dc.codes]
+        uniq = dc.scores(np.flatnonzero(present))
+    groups = int(uniq.shape[0])
+    cells: IntArray = g.astype(np.int64).ravel() + groups * positive
+    return cells, groups, uniq
+
+
+def run_blocks(
+    sizes: list[int],
+    draw: Callable[[int, int], tuple[Any, ...]],
+    values: Callable[..., FloatArray],
+    out: FloatArray,
+    progress: Callable[[int, int], None] | None,
+    *,
+    ordered: bool = True,
+) -> None:
+    """Draw the blocks and compute them on two threads; the resamples do not depend on the threads.
+
+    ``ordered``: one generator draws the blocks in order under a lock (block j
+    is always its j-th draw, whichever thread takes it), and the computing
+    (gathers, ``bincount``, cumulative sums: NumPy releases the GIL) overlaps.
+    Otherwise ``draw(size, j)`` has a generator per block and runs unlocked.
+    """
+    starts = np.cumsum([0, *sizes])
+    lock, report = threading.Lock(), threading.Lock()
+    queue = iter(range(len(sizes)))
+    done = [0]
+
+    def work() -> None:
+        while True:
+            with lock:
+                j = next(queue, None)
+                if j is None:
+                    return
+                drawn = draw(sizes[j], j) if ordered else ()
+            if not ordered:
+                drawn = draw(sizes[j], j)
+            out[:, starts[j] : starts[j + 1]] = values(*drawn)
+            with report:
+                done[0] += sizes[j]
+                if progress is not None:
+                    progress(done[0], int(starts[-1]))
+
+    threads = min(_THREADS, len(sizes))
+    if threads <= 1:
+        work()
+        return
+    with ThreadPoolExecutor(threads) as pool:
+        for f in [pool.submit(work) for _ in range(threads)]:
+            f.result()
