@@ -511,7 +511,7 @@ def _cell_counts(
     out: IntArray = np.empty((rows.shape[0], width), dtype=np.int64)
     for b, r in enumerate(rows):
         if idx is not None:  # the drawn rows' cells: no offsets to add, a table in cache
-            out[b] = np.bincount(code[r], minlength=width)
+            out[b] = np.bincount(np.take(code, r), minlength=width)
         else:  # Poisson multiplicities are integers: the float sums are exact
             out[b] = np.bincount(code, weights=r, minlength=width)
     return out

@@ -241,7 +241,8 @@ class CellLayout:
         self.cells = self.held[self.perm]  # full code of each column of a compact block
         place = np.zeros(2 * groups, dtype=np.intp)
         place[self.cells] = np.arange(self.cells.size)
-        self.code = place[cells]
+        # int32 codes: half the bytes to gather for each drawn row
+        self.code = place[cells].astype(np.int32 if self.cells.size < 2**31 else np.intp)
         kind = np.zeros(groups, dtype=np.int64)  # 1: negatives only, 2: positives only, 3: both
         np.add.at(kind, g, label + 1)  # one or two cells per score
         starts = np.ones(groups, dtype=bool)
