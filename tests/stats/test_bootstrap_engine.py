@@ -21,6 +21,7 @@ from scorekit._catalog import get, metrics
 from scorekit.stats import bootstrap_ci, bootstrap_metrics
 from scorekit.stats._bootstrap import _blocks
 from scorekit.stats._engine import _resample
+from scorekit.stats._vectorised import draw_cell_counts
 
 CURVE_ROWS = [
     r.name
@@ -310,11 +311,15 @@ def test_cell_draws_follow_their_seed_contract():
     _, _, got = _resample(rows, data, lambda r: {}, 110, 5, "cells", None)
     uniq, g = np.unique(s, return_inverse=True)
     cells = g + uniq.size * y
-    share = np.bincount(cells, minlength=2 * uniq.size) / y.size
+    full = np.bincount(cells, minlength=2 * uniq.size)
     # blocks of 50 resamples, block j drawn by the j-th of the generators spawned in order
     streams = np.random.default_rng(5).spawn(3)
-    tables = np.concatenate(
-        [st.multinomial(y.size, share, size=k) for st, k in zip(streams, (50, 50, 10), strict=True)]
+    tables = np.zeros((110, full.size), dtype=np.int64)
+    tables[:, full > 0] = np.concatenate(
+        [
+            draw_cell_counts(st, full[full > 0], k)
+            for st, k in zip(streams, (50, 50, 10), strict=True)
+        ]
     )
     label = np.repeat([0, 1], uniq.size)
     score = np.tile(uniq, 2)
@@ -428,8 +433,11 @@ def test_merged_columns_on_rare_positives(weights, monkeypatch):
         want = _reference(names, data, 24, 8)
     else:  # the cell draws' own contract: the rows each cell's count stands for
         uniq, g = np.unique(s, return_inverse=True)
-        share = np.bincount(g + uniq.size * y, minlength=2 * uniq.size) / n
-        tables = np.random.default_rng(8).spawn(1)[0].multinomial(n, share, size=24)
+        full = np.bincount(g + uniq.size * y, minlength=2 * uniq.size)
+        tables = np.zeros((24, full.size), dtype=np.int64)
+        tables[:, full > 0] = draw_cell_counts(
+            np.random.default_rng(8).spawn(1)[0], full[full > 0], 24
+        )
         want = np.empty((len(names), 24))
         for b in range(24):
             yy = np.repeat(np.repeat([0, 1], uniq.size), tables[b])
@@ -468,3 +476,31 @@ def test_auto_draws_cells_when_they_are_few():
     grid["labels"] = (grid["labels"][0], np.random.default_rng(0).integers(0, 2, 5000))
     auto = bootstrap_metrics(rows, grid, n_resamples=40, seed=3, weights="auto")
     assert auto == bootstrap_metrics(rows, grid, n_resamples=40, seed=3)
+
+
+@pytest.mark.parametrize("counts", [[1, 2], [3, 0, 1, 2], [5, 1, 1, 1, 2]])
+def test_poissonised_cell_draws_are_the_multinomial(counts):
+    # every outcome's frequency over 40,000 draws against the multinomial pmf (scipy):
+    # the Poisson draws plus the fix-up (added or removed draws) must be exactly Mult(n, p)
+    from scipy.stats import multinomial
+
+    counts = np.array(counts)
+    n, draws = int(counts.sum()), 40_000
+    x = draw_cell_counts(np.random.default_rng(1), counts, draws)
+    assert (x.sum(axis=1) == n).all()
+    assert (x[:, counts == 0] == 0).all()
+    outcomes, freq = np.unique(x, axis=0, return_counts=True)
+    pmf = multinomial.pmf(outcomes, n, counts / n)
+    # each common outcome's frequency within 5 standard errors of its probability, and
+    # the rare ones (expected fewer than 20 times, or never drawn) pooled
+    common = pmf * draws >= 20
+    rare = 1.0 - pmf[common].sum()
+    freq = np.r_[freq[common], freq[~common].sum()] / draws
+    pmf = np.r_[pmf[common], rare]
+    se = np.sqrt(pmf * (1 - pmf) / draws)
+    assert np.all(np.abs(freq - pmf) <= 5 * se + 1e-12)
+    # and the plain row bootstrap's cell counts have the same first two moments
+    np.testing.assert_allclose(x.mean(axis=0), counts, atol=0.05 * n)
+    cov = np.cov(x.T)
+    p = counts / n
+    np.testing.assert_allclose(cov, n * (np.diag(p) - np.outer(p, p)), atol=0.05 * n)

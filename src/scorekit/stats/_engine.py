@@ -40,13 +40,13 @@ passed):
   varies around n);
 - ``weights="cells"`` draws each resample's counts of the nonempty
   (label, distinct score) cells directly: blocks of 50 resamples, block j
-  drawn by ``rng.spawn(number of blocks)[j].multinomial(n, share, size=block)``,
-  ``share`` the cells' shares of the rows in code order (negatives first,
-  ascending scores). The multinomial over cells is exactly the distribution
-  of the row bootstrap's cell counts (not the same draws), at a cost per
-  resample in cells instead of rows; every row must then be computed from
-  the cells (a curve metric, a weighted score metric or a label metric at a
-  score cut);
+  drawn by :func:`~scorekit.stats._vectorised.draw_cell_counts` with the
+  generator ``rng.spawn(number of blocks)[j]`` and the cells' counts in code
+  order (negatives first, ascending scores). That multinomial over cells is
+  exactly the distribution of the row bootstrap's cell counts (not the same
+  draws), at a cost per resample in cells instead of rows; every row must
+  then be computed from the cells (a curve metric, a weighted score metric
+  or a label metric at a score cut);
 - ``weights="auto"`` is ``"cells"`` when that is possible and there are at most
   n/16 nonempty cells (scores on a grid), else ``"multinomial"``.
 """
@@ -72,7 +72,14 @@ from ._bootstrap import (
     auc_from_cell_counts,
 )
 from ._paired import _check_resamples
-from ._vectorised import BlockTables, CellLayout, run_blocks, score_cells, vector_kernel
+from ._vectorised import (
+    BlockTables,
+    CellLayout,
+    draw_cell_counts,
+    run_blocks,
+    score_cells,
+    vector_kernel,
+)
 
 __all__ = ["WEIGHTS", "bootstrap_metrics"]
 
@@ -200,8 +207,9 @@ def _resample(
             weights = plan.auto_weights()
         streams = None
         if weights == "cells":
-            share = plan.cell_shares()
-            held = share[share > 0]  # share-0 cells draw nothing and consume no randomness
+            plan.cell_shares()  # every row on the cells, else an error naming the option
+            held = np.bincount(plan.curve[0], minlength=2 * plan.curve[1])  # type: ignore[index]
+            held = held[held > 0]  # the nonempty cells, in code order
             sizes = [min(_CELL_BLOCK, n_resamples - d) for d in range(0, n_resamples, _CELL_BLOCK)]
             # block j has its own generator (spawned in order), so both threads draw
             streams = rng.spawn(len(sizes))
@@ -210,7 +218,7 @@ def _resample(
 
         def draw(size: int, j: int) -> tuple[Any, ...]:
             if streams is not None:
-                return (None, None, streams[j].multinomial(n, held, size=size))
+                return (None, None, draw_cell_counts(streams[j], held, size))
             if weights == "multinomial":
                 # uint32 draws are the int64 draws' values (the same generator calls), half the bytes
                 kind = np.uint32 if n < 2**32 else np.int64
