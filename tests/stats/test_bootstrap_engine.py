@@ -504,3 +504,19 @@ def test_poissonised_cell_draws_are_the_multinomial(counts):
     cov = np.cov(x.T)
     p = counts / n
     np.testing.assert_allclose(cov, n * (np.diag(p) - np.outer(p, p)), atol=0.05 * n)
+
+
+def test_values_take_full_cell_tables_as_before():
+    # callers that pass every (label, score) cell's count, shape (block, 2G), get the same values
+    data = _data(300, 4, 2)
+    rows = [get(m) for m in ("roc_auc", "average_precision", "brier_score", "f1")]
+    plan, _, _ = _resample(rows, data, lambda r: {}, 5, 0, "cells", None)
+    full = np.bincount(plan.curve[0], minlength=2 * plan.curve[1])
+    tables = np.random.default_rng(0).multinomial(300, full / 300, size=7)
+    got = plan.values(None, None, tables)
+    want = plan.values(None, None, tables[:, full > 0])
+    np.testing.assert_array_equal(got, want)
+    for b in range(7):
+        rows_b = np.repeat(np.arange(full.size), tables[b])
+        y_b, s_b = rows_b // plan.curve[1], plan.curve[2][rows_b % plan.curve[1]]
+        assert got[0, b] == pytest.approx(get("roc_auc")(y_b, s_b), abs=1e-12)

@@ -341,7 +341,11 @@ class _Plan:
     def values(
         self, idx: IntArray | None, counts: IntArray | None, cell_counts: IntArray | None = None
     ) -> FloatArray:
-        """Every job's value on each resample of a block (draws, multiplicities or cell counts)."""
+        """Every job's value on each resample of a block (draws, multiplicities or cell counts).
+
+        ``cell_counts``: each resample's counts of the nonempty cells in code order
+        (the cell draws), or of all 2G cells (shape (block, 2G)).
+        """
         given = idx if idx is not None else counts if counts is not None else cell_counts
         size = given.shape[0]  # type: ignore[union-attr]
         out = np.full((len(self.jobs), size), np.nan)
@@ -413,6 +417,8 @@ class _Plan:
     ) -> IntArray:
         """Each resample's count of each nonempty cell, in score order: (block, K)."""
         if held is not None:  # drawn over the nonempty cells in code order
+            if held.shape[1] == layout.width != layout.held.size:  # all 2G cells (as before)
+                held = held[:, layout.held]
             out: IntArray = held[:, layout.perm]
             return out
         return _cell_counts(layout.code, layout.cells.size, idx, counts)
