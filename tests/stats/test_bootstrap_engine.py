@@ -520,3 +520,22 @@ def test_values_take_full_cell_tables_as_before():
         rows_b = np.repeat(np.arange(full.size), tables[b])
         y_b, s_b = rows_b // plan.curve[1], plan.curve[2][rows_b % plan.curve[1]]
         assert got[0, b] == pytest.approx(get("roc_auc")(y_b, s_b), abs=1e-12)
+
+
+@pytest.mark.parametrize("decimals", [None, 0, 2, 4])
+def test_score_cells_equal_the_sorted_codes(decimals):
+    # exact decimal scores are coded by a bincount (no sort): the same codes as np.unique's
+    from scorekit.stats._bootstrap import auc_cells
+    from scorekit.stats._vectorised import score_cells
+
+    rng = np.random.default_rng(3)
+    s = rng.random(5000) * 3 - 1
+    if decimals is not None:
+        s = np.round(s, decimals)
+    s[:3] = [-0.0, 0.0, 0.0]
+    y = rng.random(5000) < 0.2
+    cells, groups, uniq = score_cells(y, s)
+    want_cells, want_groups = auc_cells(y, s)
+    assert groups == want_groups
+    np.testing.assert_array_equal(cells, want_cells)
+    np.testing.assert_array_equal(uniq, np.unique(s))

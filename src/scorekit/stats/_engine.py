@@ -202,14 +202,14 @@ def _resample(
     thetas = np.empty((len(rows), n_resamples))
     with warnings.catch_warnings():  # undefined resamples are counted once, in _interval
         warnings.simplefilter("ignore", UndefinedMetricWarning)
-        theta_hat = plan.values(None, np.ones((1, n), dtype=np.int64))[:, 0]  # builds the cells
+        theta_hat = plan.values(None, plan.ones)[:, 0]  # builds the cells
         if weights == "auto":
             weights = plan.auto_weights()
         streams = None
         if weights == "cells":
             plan.cell_shares()  # every row on the cells, else an error naming the option
-            held = np.bincount(plan.curve[0], minlength=2 * plan.curve[1])  # type: ignore[index]
-            held = held[held > 0]  # the nonempty cells, in code order
+            layout = plan.layout()
+            held = layout.full[layout.held]  # the nonempty cells' counts, in code order
             sizes = [min(_CELL_BLOCK, n_resamples - d) for d in range(0, n_resamples, _CELL_BLOCK)]
             # block j has its own generator (spawned in order), so both threads draw
             streams = rng.spawn(len(sizes))
@@ -244,6 +244,7 @@ class _Plan:
         self.confusion: IntArray | None = None
         self.split: int | None = None  # ŷ = 1 from this score rank up: 2×2 tables from curves
         self._layout: CellLayout | None = None
+        self.ones = np.ones((1, n), dtype=np.int64)  # every row once: the point estimate
         self._losses: FloatArray | None = None
         self._sums_losses = False  # a vectorised log loss or Brier score: cells' losses summed
         # the (0/1 labels, finite scores) of the score rows: the data of the curve states
@@ -334,8 +335,7 @@ class _Plan:
                 "every metric must be computed from them (curve metrics, weighted score "
                 "metrics, labels at a score cut); draw rows instead"
             )
-        cells, groups, _ = self.curve
-        share: FloatArray = np.bincount(cells, minlength=2 * groups) / self.n
+        share: FloatArray = self.layout().full / self.n
         return share
 
     def values(
@@ -421,6 +421,8 @@ class _Plan:
                 held = held[:, layout.held]
             out: IntArray = held[:, layout.perm]
             return out
+        if idx is None and counts is not None and counts.shape[0] == 1 and counts is self.ones:
+            return layout.full[layout.cells][None, :]  # the data itself (the point estimate)
         return _cell_counts(layout.code, layout.cells.size, idx, counts)
 
     def _cell_rows(self, table: IntArray) -> tuple[IntArray, FloatArray, FloatArray]:

@@ -235,6 +235,7 @@ class CellLayout:
 
     def __init__(self, cells: Any, groups: int, scores: FloatArray, split: int | None) -> None:
         full = np.bincount(cells, minlength=2 * groups)
+        self.full = full  # each cell's count in the data (all 2G)
         self.groups, self.scores, self.width = groups, scores, 2 * groups
         self.held = np.flatnonzero(full)
         label, g = self.held // groups, self.held % groups
@@ -299,12 +300,13 @@ def score_cells(positive: BoolArray, s: FloatArray) -> tuple[IntArray, int, Floa
     dc = decimal_codes(s)
     if dc is None:
         uniq, g = np.unique(s, return_inverse=True)
+        g = g.astype(np.int64).ravel()
     else:
         present = np.bincount(dc.codes, minlength=dc.size) > 0
-        g = (np.cumsum(present) - 1)[dc.codes]
+        g = np.take(np.cumsum(present, dtype=np.int64) - 1, dc.codes)
         uniq = dc.scores(np.flatnonzero(present))
     groups = int(uniq.shape[0])
-    cells: IntArray = g.astype(np.int64).ravel() + groups * positive
+    cells: IntArray = np.add(g, groups, out=g, where=positive)  # in place: g is ours
     return cells, groups, uniq
 
 
