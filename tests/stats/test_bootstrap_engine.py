@@ -11,6 +11,7 @@ import json
 import os
 import subprocess
 import sys
+import warnings
 
 import numpy as np
 import pytest
@@ -20,6 +21,7 @@ from scorekit._catalog import get, metrics
 from scorekit.stats import bootstrap_ci, bootstrap_metrics
 from scorekit.stats._bootstrap import _blocks
 from scorekit.stats._engine import _resample
+from scorekit.stats._vectorised import draw_cell_counts
 
 CURVE_ROWS = [
     r.name
@@ -64,7 +66,9 @@ def _reference(names, data, n_resamples, seed, weights="multinomial"):
         row = get(name)
         for b, rows in enumerate(draws):
             try:
-                out[j, b] = row(*(a[rows] for a in data[row.inputs]))
+                with warnings.catch_warnings():  # the metric's value where it warns (AP: 0)
+                    warnings.simplefilter("ignore", UndefinedMetricWarning)
+                    out[j, b] = row(*(a[rows] for a in data[row.inputs]))
             except Exception:  # one class drawn: undefined
                 out[j, b] = np.nan
     return out
@@ -189,7 +193,12 @@ def test_progress_is_called_per_block_and_ends_at_total():
     bootstrap_metrics(
         [get("roc_auc")], data, n_resamples=13, seed=0, progress=lambda d, t: calls.append((d, t))
     )
-    assert calls == [(6, 13), (12, 13), (13, 13)]
+    # one call per block (6, 6 and 1 resamples); two threads may finish them in either order
+    done = [d for d, _ in calls]
+    assert {t for _, t in calls} == {13}
+    assert done == sorted(done)
+    assert done[-1] == 13
+    assert sorted(np.diff([0, *done]).tolist()) == [1, 6, 6]
 
 
 def test_undefined_resamples_are_dropped_with_a_warning():
@@ -293,22 +302,30 @@ def test_cli_progress_bar_replaces_the_spinner_and_is_silent_when_quiet():
 
 
 def test_cell_draws_follow_their_seed_contract():
-    # weights="cells": resample b is rng.multinomial(n, cell_counts / n) over the (label, score)
+    # weights="cells": resample b is a multinomial(n, cell_counts / n) over the (label, score)
     # cells; the rows it stands for are each cell's (label, score) repeated by its count
     data = _data(500, 3, 2)
     y, s = data["scores"]
     names = [*CURVE_ROWS, "brier_score", "accuracy", "f1"]
     rows = [get(m) for m in names]
-    _, _, got = _resample(rows, data, lambda r: {}, 25, 5, "cells", None)
+    _, _, got = _resample(rows, data, lambda r: {}, 110, 5, "cells", None)
     uniq, g = np.unique(s, return_inverse=True)
     cells = g + uniq.size * y
-    share = np.bincount(cells, minlength=2 * uniq.size) / y.size
-    tables = np.random.default_rng(5).multinomial(y.size, share, size=25)
+    full = np.bincount(cells, minlength=2 * uniq.size)
+    # blocks of 50 resamples, block j drawn by the j-th of the generators spawned in order
+    streams = np.random.default_rng(5).spawn(3)
+    tables = np.zeros((110, full.size), dtype=np.int64)
+    tables[:, full > 0] = np.concatenate(
+        [
+            draw_cell_counts(st, full[full > 0], k)
+            for st, k in zip(streams, (50, 50, 10), strict=True)
+        ]
+    )
     label = np.repeat([0, 1], uniq.size)
     score = np.tile(uniq, 2)
     y_hat = data["labels"][1]
     cut = uniq[np.unique(g[y_hat == 1]).min()]
-    for b in range(25):
+    for b in range(110):
         yy, ss = np.repeat(label, tables[b]), np.repeat(score, tables[b])
         resample = {
             "scores": (yy, ss),
@@ -346,3 +363,179 @@ def test_cli_draws_cells_and_its_error(tmp_path):
     assert bad.returncode == 2
     assert "--draws cells" in bad.stderr
     assert len(bad.stderr.strip().splitlines()) == 1
+
+
+# ----------------------------------------------------------------------------- block kernels
+
+VECTOR_ROWS = [
+    "roc_auc",
+    "gini",
+    "average_precision",
+    "ks_statistic",
+    "log_loss",
+    "brier_score",
+    "accuracy",
+    "precision",
+    "recall",
+    "sensitivity",
+    "specificity",
+    "f1",
+]
+
+
+def _small_blocks(monkeypatch):
+    # blocks of a few resamples, so that both threads take several blocks
+    from scorekit.stats import _bootstrap
+
+    monkeypatch.setattr(_bootstrap, "_BLOCK_ELEMENTS", 64)
+
+
+@pytest.mark.parametrize("weights", ["multinomial", "poisson"])
+def test_block_kernels_on_degenerate_resamples(weights, monkeypatch):
+    # 12 rows, 2 positives, tied scores: resamples with one class, no predicted positive,
+    # no positive at all; every kernel's convention (nan, 0) equals the per-resample metric
+    _small_blocks(monkeypatch)
+    y = np.array([0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0])
+    s = np.array([0.1, 0.2, 0.2, 0.3, 0.3, 0.4, 0.5, 0.6, 0.6, 0.7, 0.9, 0.95])
+    data = {
+        "scores": (y, s),
+        "probabilities": (y, s),
+        "labels": (y, (s >= 0.6).astype(np.int64)),
+    }
+    rows = [get(m) for m in VECTOR_ROWS]
+    plan, theta_hat, got = _resample(rows, data, lambda r: {}, 300, 4, weights, None)
+    assert all(job.vector is not None for job in plan.jobs)  # the block kernels ran
+    want = _reference(VECTOR_ROWS, data, 300, 4, weights)
+    assert np.isnan(want[0]).any()  # some resamples drew one class
+    for j, name in enumerate(VECTOR_ROWS):
+        np.testing.assert_allclose(got[j], want[j], rtol=1e-15, atol=1e-12, err_msg=name)
+    point = [get(m)(*data[get(m).inputs]) for m in VECTOR_ROWS]
+    np.testing.assert_allclose(theta_hat, point, rtol=1e-15, atol=1e-12)
+
+
+@pytest.mark.parametrize("weights", ["multinomial", "cells"])
+def test_merged_columns_on_rare_positives(weights, monkeypatch):
+    # 3% positives, continuous scores: runs of negative-only scores are merged into one
+    # column each; every value still equals the per-resample recomputation
+    _small_blocks(monkeypatch)
+    rng = np.random.default_rng(12)
+    n = 3000
+    y = (rng.random(n) < 0.03).astype(np.int64)
+    s = np.clip(rng.beta(1, 8, n) + 0.1 * y, 0, 1)
+    s[:200] = np.round(s[:200], 2)  # some ties too
+    data = {"scores": (y, s), "probabilities": (y, s), "labels": (y, (s >= 0.2).astype(np.int64))}
+    names = [*VECTOR_ROWS, "pr_auc", "matthews_corrcoef"]  # the last two: per resample
+    rows = [get(m) for m in names]
+    plan, _, got = _resample(rows, data, lambda r: {}, 24, 8, weights, None)
+    layout = plan.layout()
+    assert layout.columns < plan.curve[1] / 5  # far fewer columns than distinct scores
+    if weights == "multinomial":
+        want = _reference(names, data, 24, 8)
+    else:  # the cell draws' own contract: the rows each cell's count stands for
+        uniq, g = np.unique(s, return_inverse=True)
+        full = np.bincount(g + uniq.size * y, minlength=2 * uniq.size)
+        tables = np.zeros((24, full.size), dtype=np.int64)
+        tables[:, full > 0] = draw_cell_counts(
+            np.random.default_rng(8).spawn(1)[0], full[full > 0], 24
+        )
+        want = np.empty((len(names), 24))
+        for b in range(24):
+            yy = np.repeat(np.repeat([0, 1], uniq.size), tables[b])
+            ss = np.repeat(np.tile(uniq, 2), tables[b])
+            resample = {"scores": (yy, ss), "probabilities": (yy, ss),
+                        "labels": (yy, (ss >= 0.2).astype(np.int64))}  # fmt: skip
+            for j, row in enumerate(rows):
+                want[j, b] = row(*resample[row.inputs])
+    for j, name in enumerate(names):
+        np.testing.assert_allclose(got[j], want[j], rtol=1e-14, atol=1e-12, err_msg=name)
+
+
+def test_threads_do_not_change_the_resamples(monkeypatch):
+    _small_blocks(monkeypatch)
+    data = _data(400, 9)
+    rows = [get(m) for m in ("roc_auc", "log_loss", "f1")]
+    from scorekit.stats import _vectorised
+
+    _, _, two = _resample(rows, data, lambda r: {}, 90, 1, "multinomial", None)
+    monkeypatch.setattr(_vectorised, "_THREADS", 1)
+    _, _, one = _resample(rows, data, lambda r: {}, 90, 1, "multinomial", None)
+    np.testing.assert_array_equal(two, one)
+    np.testing.assert_allclose(two, _reference(["roc_auc", "log_loss", "f1"], data, 90, 1),
+                               rtol=1e-15, atol=1e-12)  # fmt: skip
+
+
+def test_auto_draws_cells_when_they_are_few():
+    grid = _data(5000, 2, 2)  # at most 2 x 101 cells for 5,000 rows: cells
+    rows = [get(m) for m in ("roc_auc", "average_precision", "brier_score", "recall")]
+    auto = bootstrap_metrics(rows, grid, n_resamples=40, seed=3, weights="auto")
+    assert auto == bootstrap_metrics(rows, grid, n_resamples=40, seed=3, weights="cells")
+    fine = _data(5000, 2)  # one cell per row: rows
+    auto = bootstrap_metrics(rows, fine, n_resamples=40, seed=3, weights="auto")
+    assert auto == bootstrap_metrics(rows, fine, n_resamples=40, seed=3)
+    # a metric that is not on the cells (labels that are no score cut): rows
+    grid["labels"] = (grid["labels"][0], np.random.default_rng(0).integers(0, 2, 5000))
+    auto = bootstrap_metrics(rows, grid, n_resamples=40, seed=3, weights="auto")
+    assert auto == bootstrap_metrics(rows, grid, n_resamples=40, seed=3)
+
+
+@pytest.mark.parametrize("counts", [[1, 2], [3, 0, 1, 2], [5, 1, 1, 1, 2]])
+def test_poissonised_cell_draws_are_the_multinomial(counts):
+    # every outcome's frequency over 40,000 draws against the multinomial pmf (scipy):
+    # the Poisson draws plus the fix-up (added or removed draws) must be exactly Mult(n, p)
+    from scipy.stats import multinomial
+
+    counts = np.array(counts)
+    n, draws = int(counts.sum()), 40_000
+    x = draw_cell_counts(np.random.default_rng(1), counts, draws)
+    assert (x.sum(axis=1) == n).all()
+    assert (x[:, counts == 0] == 0).all()
+    outcomes, freq = np.unique(x, axis=0, return_counts=True)
+    pmf = multinomial.pmf(outcomes, n, counts / n)
+    # each common outcome's frequency within 5 standard errors of its probability, and
+    # the rare ones (expected fewer than 20 times, or never drawn) pooled
+    common = pmf * draws >= 20
+    rare = 1.0 - pmf[common].sum()
+    freq = np.r_[freq[common], freq[~common].sum()] / draws
+    pmf = np.r_[pmf[common], rare]
+    se = np.sqrt(pmf * (1 - pmf) / draws)
+    assert np.all(np.abs(freq - pmf) <= 5 * se + 1e-12)
+    # and the plain row bootstrap's cell counts have the same first two moments
+    np.testing.assert_allclose(x.mean(axis=0), counts, atol=0.05 * n)
+    cov = np.cov(x.T)
+    p = counts / n
+    np.testing.assert_allclose(cov, n * (np.diag(p) - np.outer(p, p)), atol=0.05 * n)
+
+
+def test_values_take_full_cell_tables_as_before():
+    # callers that pass every (label, score) cell's count, shape (block, 2G), get the same values
+    data = _data(300, 4, 2)
+    rows = [get(m) for m in ("roc_auc", "average_precision", "brier_score", "f1")]
+    plan, _, _ = _resample(rows, data, lambda r: {}, 5, 0, "cells", None)
+    full = np.bincount(plan.curve[0], minlength=2 * plan.curve[1])
+    tables = np.random.default_rng(0).multinomial(300, full / 300, size=7)
+    got = plan.values(None, None, tables)
+    want = plan.values(None, None, tables[:, full > 0])
+    np.testing.assert_array_equal(got, want)
+    for b in range(7):
+        rows_b = np.repeat(np.arange(full.size), tables[b])
+        y_b, s_b = rows_b // plan.curve[1], plan.curve[2][rows_b % plan.curve[1]]
+        assert got[0, b] == pytest.approx(get("roc_auc")(y_b, s_b), abs=1e-12)
+
+
+@pytest.mark.parametrize("decimals", [None, 0, 2, 4])
+def test_score_cells_equal_the_sorted_codes(decimals):
+    # exact decimal scores are coded by a bincount (no sort): the same codes as np.unique's
+    from scorekit.stats._bootstrap import auc_cells
+    from scorekit.stats._vectorised import score_cells
+
+    rng = np.random.default_rng(3)
+    s = rng.random(5000) * 3 - 1
+    if decimals is not None:
+        s = np.round(s, decimals)
+    s[:3] = [-0.0, 0.0, 0.0]
+    y = rng.random(5000) < 0.2
+    cells, groups, uniq = score_cells(y, s)
+    want_cells, want_groups = auc_cells(y, s)
+    assert groups == want_groups
+    np.testing.assert_array_equal(cells, want_cells)
+    np.testing.assert_array_equal(uniq, np.unique(s))

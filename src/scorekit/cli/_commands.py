@@ -187,11 +187,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", metavar="FILE")
     p.add_argument(
         "--draws",
-        choices=("rows", "cells", "poisson"),
-        default="rows",
-        help="with --score and --bootstrap: resample row indices (default; the draws of "
+        choices=("auto", "rows", "cells", "poisson"),
+        default="auto",
+        help="with --score and --bootstrap: resample row indices (the draws of "
         "scorekit.stats.bootstrap_ci), the counts of the (label, score) cells (same "
-        "distribution, faster when scores repeat) or Poisson(1) row weights",
+        "distribution, faster when scores repeat), Poisson(1) row weights, or auto "
+        "(default: cells when there are at most rows/16 of them and every metric is "
+        "computed from them, else rows)",
     )
     _metric_option(p, "classification")
     p.add_argument("--true", required=True, metavar="COL", help="column of true labels")

@@ -60,7 +60,7 @@ def _count(value: Any) -> Any:
 
 
 #: ``draws`` of the sections -> ``weights`` of :func:`scorekit.stats.bootstrap_metrics`.
-_DRAWS = {"rows": "multinomial", "cells": "cells", "poisson": "poisson"}
+_DRAWS = {"auto": "auto", "rows": "multinomial", "cells": "cells", "poisson": "poisson"}
 
 
 def _binary_scores_section(
@@ -438,7 +438,7 @@ def classification_section(
     seed: int = 0,
     ci_method: str = "percentile",
     progress: Callable[[int, int], None] | None = None,
-    draws: str = "rows",
+    draws: str = "auto",
     details: bool = True,
     title: str = "Classification",
     names: tuple[str, str] | None = None,
@@ -458,8 +458,9 @@ def classification_section(
     With ``bootstrap > 0`` (scores), ``draws`` is how resamples are drawn
     (:func:`scorekit.stats.bootstrap_metrics`): ``"rows"`` (row indices, the
     draws of ``bootstrap_ci``), ``"cells"`` (the counts of the (label, score)
-    cells, the same distribution at a cost per resample in distinct scores)
-    or ``"poisson"`` (Poisson(1) multiplicities).
+    cells, the same distribution at a cost per resample in distinct scores),
+    ``"poisson"`` (Poisson(1) multiplicities) or ``"auto"`` (cells when every
+    metric is computed from them and there are at most n/16, else rows).
     """
     check_option(draws, "draws", tuple(_DRAWS))
     if (y_score is None) == (y_pred is None):

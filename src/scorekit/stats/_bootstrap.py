@@ -145,8 +145,6 @@ def _interval(
     *,
     basic: bool = False,
 ) -> tuple[float, float]:
-    from scipy.special import ndtr, ndtri
-
     ok = ~np.isnan(thetas)
     if not ok.all():
         warnings.warn(
@@ -161,6 +159,8 @@ def _interval(
         return nan, nan
     levels = np.array([alpha / 2, 1 - alpha / 2])
     if jackknife is not None:
+        from scipy.special import ndtr, ndtri  # BCa only: percentile and basic need no SciPy
+
         below = np.count_nonzero(thetas < theta_hat) + np.count_nonzero(thetas <= theta_hat)
         z0 = float(ndtri(below / (2 * thetas.size)))
         theta_i = jackknife()

@@ -4,32 +4,51 @@ r"""Bootstrap intervals of many catalog metrics from one set of resample draws.
 every requested metric of every resample from it:
 
 - rows computed by a ``BinaryCurve`` (ROC AUC, average precision, KS, log
-  loss, PR AUC, Gini ...): each row is coded once as a cell (its label and
-  the rank of its distinct score, :func:`~scorekit.stats._bootstrap.auc_cells`,
-  one sort of the data); a block of resamples is one ``bincount`` of cell
-  codes, which gives each resample's curve state (the positive and negative
-  weight at each distinct score), and every curve metric is that state's
-  kernel (no sort per resample);
-- rows computed by a ``ConfusionMatrix`` of 0/1 labels: one ``bincount`` of
-  the four cells ``2 y + ŷ`` per block gives each resample's 2×2 table;
-- other rows of scores and probabilities that take ``sample_weight``
-  (``brier_score`` ...): the metric of the rows weighted by their
-  multiplicity in the resample (weighted sums, no sort);
+  loss, Gini ...), the Brier score, and the label metrics of a score cut
+  (ŷ = 1 from a score up: accuracy, precision, recall, F1 ...): each row of
+  data is coded once as one of the K nonempty (label, distinct score) cells
+  (:class:`~scorekit.stats._vectorised.CellLayout`; exact decimal scores by a
+  ``bincount`` of their codes, others by one sort); a resample is one
+  ``bincount`` of its rows' cells (or its cell counts are drawn directly),
+  and every metric of the whole block comes from that (block, K) table in a
+  few vectorised passes (:mod:`~scorekit.stats._vectorised`: log loss and
+  squared error summed per cell by one matrix product; negative-only runs of
+  scores merged into one column, which changes no value; cumulative sums
+  for AUC, AP, KS; two sums for the 2×2 table at the cut);
+- other curve and count rows (PR AUC, MCC ...): that resample's curve state
+  or 2×2 table, and the row's own kernel, per resample;
+- rows computed by a ``ConfusionMatrix`` of 0/1 labels that are not a score
+  cut: one ``bincount`` of the four cells ``2 y + ŷ``;
+- other rows of scores and probabilities that take ``sample_weight``: the
+  metric of the rows weighted by their multiplicity in the resample;
 - anything else: the metric of the resampled rows (as
   :func:`~scorekit.stats.bootstrap_ci`).
 
-Seed contract. ``weights="multinomial"`` (the default) draws resample blocks
-as ``rng.integers(0, n, (block, n))`` with ``rng = numpy.random.default_rng(seed)``
-and the block sizes of :func:`~scorekit.stats.bootstrap_ci`, which draws the
-same: for one seed, resample b is the same rows for every metric here and
-for ``bootstrap_ci``. ``weights="poisson"`` draws each row's multiplicity
-as ``rng.poisson(1.0, (block, n))`` in the same blocks (the resample size
-varies around n). ``weights="cells"`` draws each resample's counts of the
-(label, distinct score) cells directly, ``rng.multinomial(n, cell_counts / n,
-(block,))``: the same distribution as ``"multinomial"`` (not the same draws),
-at a cost per resample in the number of cells instead of rows; every row must
-then be a curve metric, a weighted score metric or a label metric at a score
-cut.
+Blocks are computed on two threads (NumPy releases the GIL); the draws do not
+depend on them.
+
+Seed contract, with ``rng = numpy.random.default_rng(seed)`` (or the Generator
+passed):
+
+- ``weights="multinomial"`` (rows; the default here) draws resample blocks as
+  ``rng.integers(0, n, (block, n))``, block after block, with the block sizes
+  of :func:`~scorekit.stats.bootstrap_ci`, which draws the same: for one seed,
+  resample b is the same rows for every metric here and for ``bootstrap_ci``
+  (the draws are made as ``uint32``, which gives the same integers);
+- ``weights="poisson"`` draws each row's multiplicity as
+  ``rng.poisson(1.0, (block, n))`` in the same blocks (the resample size
+  varies around n);
+- ``weights="cells"`` draws each resample's counts of the nonempty
+  (label, distinct score) cells directly: blocks of 50 resamples, block j
+  drawn by :func:`~scorekit.stats._vectorised.draw_cell_counts` with the
+  generator ``rng.spawn(number of blocks)[j]`` and the cells' counts in code
+  order (negatives first, ascending scores). That multinomial over cells is
+  exactly the distribution of the row bootstrap's cell counts (not the same
+  draws), at a cost per resample in cells instead of rows; every row must
+  then be computed from the cells (a curve metric, a weighted score metric
+  or a label metric at a score cut);
+- ``weights="auto"`` is ``"cells"`` when that is possible and there are at most
+  n/16 nonempty cells (scores on a grid), else ``"multinomial"``.
 """
 
 from __future__ import annotations
@@ -50,14 +69,26 @@ from ._bootstrap import (
     _auc_jackknife,
     _blocks,
     _interval,
-    auc_cells,
     auc_from_cell_counts,
 )
 from ._paired import _check_resamples
+from ._vectorised import (
+    BlockTables,
+    CellLayout,
+    draw_cell_counts,
+    run_blocks,
+    score_cells,
+    vector_kernel,
+)
 
 __all__ = ["WEIGHTS", "bootstrap_metrics"]
 
-WEIGHTS = ("multinomial", "poisson", "cells")
+WEIGHTS = ("multinomial", "poisson", "cells", "auto")
+#: Resamples per block of cell draws (each block its own generator).
+_CELL_BLOCK = 50
+#: ``weights="auto"`` draws cells when there are at most n / this many nonempty cells: a cell
+#: costs one binomial draw, a row one integer draw and one count.
+_AUTO_CELLS = 16
 _CELL_KINDS = ("auc", "curve", "cells", "confusion")
 #: BCa's jackknife: leave-one-out over the distinct cells when there are at most this many,
 #: else delete-a-group over this many groups of rows (row i in group i mod K).
@@ -71,8 +102,10 @@ Progress = Callable[[int, int], None]
 class _Job:
     """One catalog row: how it is resampled and its value from a resample's state."""
 
-    kind: str  # "curve", "confusion", "weighted", "rows"
+    kind: str  # "auc", "curve", "cells", "confusion", "weighted", "rows"
     value: Callable[[Any], float]
+    #: the whole block at once from its cell tables (:mod:`._vectorised`), when there is one
+    vector: Callable[[BlockTables], FloatArray] | None = None
 
 
 def bootstrap_metrics(
@@ -167,25 +200,32 @@ def _resample(
     nonempty(n, "data")
     plan = _Plan(rows, data, kwargs, n)
     thetas = np.empty((len(rows), n_resamples))
-    done = 0
     with warnings.catch_warnings():  # undefined resamples are counted once, in _interval
         warnings.simplefilter("ignore", UndefinedMetricWarning)
-        theta_hat = plan.values(None, np.ones((1, n), dtype=np.int64))[:, 0]
+        theta_hat = plan.values(None, plan.ones)[:, 0]  # builds the cells
+        if weights == "auto":
+            weights = plan.auto_weights()
+        streams = None
         if weights == "cells":
-            share = plan.cell_shares()
-        for size in _blocks(n_resamples, n if weights != "cells" else share.size):
+            plan.cell_shares()  # every row on the cells, else an error naming the option
+            layout = plan.layout()
+            held = layout.full[layout.held]  # the nonempty cells' counts, in code order
+            sizes = [min(_CELL_BLOCK, n_resamples - d) for d in range(0, n_resamples, _CELL_BLOCK)]
+            # block j has its own generator (spawned in order), so both threads draw
+            streams = rng.spawn(len(sizes))
+        else:
+            sizes = list(_blocks(n_resamples, n))
+
+        def draw(size: int, j: int) -> tuple[Any, ...]:
+            if streams is not None:
+                return (None, None, draw_cell_counts(streams[j], held, size))
             if weights == "multinomial":
-                idx = rng.integers(0, n, size=(size, n))
-                thetas[:, done : done + size] = plan.values(idx, None)
-            elif weights == "poisson":
-                counts = rng.poisson(1.0, size=(size, n))
-                thetas[:, done : done + size] = plan.values(None, counts)
-            else:
-                tables = rng.multinomial(n, share, size=size)
-                thetas[:, done : done + size] = plan.values(None, None, tables)
-            done += size
-            if progress is not None:
-                progress(done, n_resamples)
+                # uint32 draws are the int64 draws' values (the same generator calls), half the bytes
+                kind = np.uint32 if n < 2**32 else np.int64
+                return (rng.integers(0, n, size=(size, n), dtype=kind), None, None)
+            return (None, rng.poisson(1.0, size=(size, n)), None)
+
+        run_blocks(sizes, draw, plan.values, thetas, progress, ordered=streams is None)
     return plan, theta_hat, thetas
 
 
@@ -203,6 +243,10 @@ class _Plan:
         self.curve: tuple[IntArray, int, FloatArray] | None = None
         self.confusion: IntArray | None = None
         self.split: int | None = None  # ŷ = 1 from this score rank up: 2×2 tables from curves
+        self._layout: CellLayout | None = None
+        self.ones = np.ones((1, n), dtype=np.int64)  # every row once: the point estimate
+        self._losses: FloatArray | None = None
+        self._sums_losses = False  # a vectorised log loss or Brier score: cells' losses summed
         # the (0/1 labels, finite scores) of the score rows: the data of the curve states
         self.scored = next(
             (
@@ -222,12 +266,25 @@ class _Plan:
             return False
         if self.curve is None:
             y, s = self.scored
-            scores = np.asarray(s, dtype=np.float64)
-            cells, groups = auc_cells(np.asarray(y) == 1, scores)
-            self.curve = (cells, groups, np.unique(scores))
+            self.curve = score_cells(np.asarray(y) == 1, np.asarray(s, dtype=np.float64))
         return True
 
     def _job(self, row: Any, arrays: tuple[AnyArray, ...], extra: dict[str, Any]) -> _Job:
+        job = self._row_job(row, arrays, extra)
+        if not row.options and not extra and (job.kind != "confusion" or self.split is not None):
+            job.vector = vector_kernel(row.name, job.kind)
+            if row.name in ("log_loss", "brier_score"):
+                if self._probabilities():
+                    self._sums_losses = True
+                else:  # scores outside [0, 1]: the metric's own error, per resample
+                    job.vector = None
+        return job
+
+    def _probabilities(self) -> bool:
+        _, _, scores = self.curve  # type: ignore[misc]
+        return bool(scores.size) and float(scores[0]) >= 0.0 and float(scores[-1]) <= 1.0
+
+    def _row_job(self, row: Any, arrays: tuple[AnyArray, ...], extra: dict[str, Any]) -> _Job:
         binary = len(arrays) == 2 and not extra and all(np.ndim(a) == 1 for a in arrays)
         if binary and row.accumulator == "BinaryCurve" and self._on_curve(arrays):
             if row.method == "roc_auc" and not row.options:  # the whole block at once
@@ -257,6 +314,14 @@ class _Plan:
                 return
         self.confusion = 2 * np.asarray(arrays[0], dtype=np.int64) + y_hat
 
+    def auto_weights(self) -> str:
+        """``"cells"`` when every row is on the cells and they are few (n / 16), else ``"multinomial"``."""
+        try:
+            share = self.cell_shares()
+        except ParameterError:
+            return "multinomial"
+        return "cells" if np.count_nonzero(share) * _AUTO_CELLS <= self.n else "multinomial"
+
     def cell_shares(self) -> FloatArray:
         """Each score cell's share of the rows (``weights="cells"``: every row must be on them)."""
         off = [
@@ -270,25 +335,35 @@ class _Plan:
                 "every metric must be computed from them (curve metrics, weighted score "
                 "metrics, labels at a score cut); draw rows instead"
             )
-        cells, groups, _ = self.curve
-        share: FloatArray = np.bincount(cells, minlength=2 * groups) / self.n
+        share: FloatArray = self.layout().full / self.n
         return share
 
     def values(
         self, idx: IntArray | None, counts: IntArray | None, cell_counts: IntArray | None = None
     ) -> FloatArray:
-        """Every job's value on each resample of a block (draws, multiplicities or cell counts)."""
+        """Every job's value on each resample of a block (draws, multiplicities or cell counts).
+
+        ``cell_counts``: each resample's counts of the nonempty cells in code order
+        (the cell draws), or of all 2G cells (shape (block, 2G)).
+        """
         given = idx if idx is not None else counts if counts is not None else cell_counts
         size = given.shape[0]  # type: ignore[union-attr]
         out = np.full((len(self.jobs), size), np.nan)
-        kinds = {job.kind for job in self.jobs}
+        rest = [j for j, job in enumerate(self.jobs) if job.vector is None]
+        kinds = {self.jobs[j].kind for j in rest}
         curves = None
-        if kinds & {"curve", "auc", "cells"} or self.split is not None:
-            curves = (
-                self._curve_counts(idx, counts)
-                if cell_counts is None
-                else cell_counts.reshape(size, 2, -1)
-            )
+        if {job.kind for job in self.jobs} & {"curve", "auc", "cells"} or self.split is not None:
+            layout = self.layout()
+            compact = self._compact_counts(layout, idx, counts, cell_counts)
+            if len(rest) < len(self.jobs):  # the whole block at once from its tables
+                block = layout.block(compact, self._unit_losses(layout))
+                for j, job in enumerate(self.jobs):
+                    if job.vector is not None:
+                        out[j] = job.vector(block)
+            if rest and kinds & {"curve", "auc", "cells", "confusion"}:
+                curves = layout.dense(compact)
+        if not rest:
+            return out
         auc = None
         if curves is not None and "auc" in kinds:
             auc = auc_from_cell_counts(curves.astype(np.float64))
@@ -302,7 +377,8 @@ class _Plan:
             curve = self._curve_state(curves[b]) if "curve" in kinds else None  # type: ignore[index]
             cells = self._cell_rows(curves[b]) if "cells" in kinds else None  # type: ignore[index]
             table = None if tables is None else _confusion_state(tables[b])
-            for j, job in enumerate(self.jobs):
+            for j in rest:
+                job = self.jobs[j]
                 if job.kind == "auc":
                     out[j, b] = auc[b]  # type: ignore[index]
                     continue
@@ -318,6 +394,36 @@ class _Plan:
                     arg = idx[b] if idx is not None else np.repeat(np.arange(self.n), counts[b])  # type: ignore[index]
                 out[j, b] = _safe(job.value, arg)
         return out
+
+    def layout(self) -> CellLayout:
+        """The nonempty cells and merged columns of the scored rows (built once)."""
+        if self._layout is None:
+            cells, groups, scores = self.curve  # type: ignore[misc]
+            self._layout = CellLayout(cells, groups, scores, self.split)
+        return self._layout
+
+    def _unit_losses(self, layout: CellLayout) -> FloatArray | None:
+        """Each cell's log loss and squared error, when a vectorised job sums them (else None)."""
+        if self._losses is None and self._sums_losses:
+            self._losses = layout.losses(True)
+        return self._losses
+
+    def _compact_counts(
+        self,
+        layout: CellLayout,
+        idx: IntArray | None,
+        counts: IntArray | None,
+        held: IntArray | None,
+    ) -> IntArray:
+        """Each resample's count of each nonempty cell, in score order: (block, K)."""
+        if held is not None:  # drawn over the nonempty cells in code order
+            if held.shape[1] == layout.width != layout.held.size:  # all 2G cells (as before)
+                held = held[:, layout.held]
+            out: IntArray = held[:, layout.perm]
+            return out
+        if idx is None and counts is not None and counts.shape[0] == 1 and counts is self.ones:
+            return layout.full[layout.cells][None, :]  # the data itself (the point estimate)
+        return _cell_counts(layout.code, layout.cells.size, idx, counts)
 
     def _cell_rows(self, table: IntArray) -> tuple[IntArray, FloatArray, FloatArray]:
         """The distinct (label, score) rows of a resample and their counts, as weighted rows."""
@@ -416,19 +522,14 @@ class _Plan:
 def _cell_counts(
     code: IntArray, width: int, idx: IntArray | None, counts: IntArray | None
 ) -> IntArray:
-    """One ``bincount`` of a block: the count of each cell in each resample, shape (block, width)."""
-    if idx is not None:
-        size = idx.shape[0]
-        flat = code[idx]
-        flat += (np.arange(size) * width)[:, None]
-        table = np.bincount(flat.ravel(), minlength=size * width)
-    else:
-        size = counts.shape[0]  # type: ignore[union-attr]
-        flat = (code[None, :] + (np.arange(size) * width)[:, None]).ravel()
-        # Poisson multiplicities are integers: the float sums are exact
-        weights = counts.ravel()  # type: ignore[union-attr]
-        table = np.bincount(flat, weights=weights, minlength=size * width).astype(np.int64)
-    out: IntArray = table.reshape(size, width)
+    """One ``bincount`` per resample: the count of each cell in each resample, shape (block, width)."""
+    rows: Any = idx if idx is not None else counts
+    out: IntArray = np.empty((rows.shape[0], width), dtype=np.int64)
+    for b, r in enumerate(rows):
+        if idx is not None:  # the drawn rows' cells: no offsets to add, a table in cache
+            out[b] = np.bincount(np.take(code, r), minlength=width)
+        else:  # Poisson multiplicities are integers: the float sums are exact
+            out[b] = np.bincount(code, weights=r, minlength=width)
     return out
 
 
@@ -456,7 +557,10 @@ def _safe(value: Callable[[Any], float], arg: Any) -> float:
 
 def _is01(a: Any) -> bool:
     x = np.asarray(a)
-    return x.dtype.kind in "biu" and bool(np.isin(x, (0, 1)).all())
+    if x.dtype.kind == "b":
+        return True
+    # two reductions instead of a membership test (this runs once per row of the catalog)
+    return x.dtype.kind in "iu" and (x.size == 0 or (int(x.min()) >= 0 and int(x.max()) <= 1))
 
 
 def _finite(a: Any) -> bool:
