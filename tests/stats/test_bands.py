@@ -119,6 +119,13 @@ def test_cells_draws_and_bad_options():
     y, s = _data(1, 200, ties=True)
     a = curve_bands(y, s, n_resamples=20, seed=3, weights="cells")
     assert np.all(a.tpr_low <= a.tpr_high)
+    # "auto" (the command line's default) picks cells on few distinct scores, rows otherwise
+    auto = curve_bands(y, s, n_resamples=20, seed=3, weights="auto")
+    np.testing.assert_array_equal(auto.tpr_low, a.tpr_low)
+    y2, s2 = _data(1, 200, ties=False)
+    rows = curve_bands(y2, s2, n_resamples=20, seed=3, weights="multinomial")
+    auto2 = curve_bands(y2, s2, n_resamples=20, seed=3, weights="auto")
+    np.testing.assert_array_equal(auto2.precision_high, rows.precision_high)
     with pytest.raises(scorekit.ScorekitError, match="weights"):
         curve_bands(y, s, n_resamples=5, weights="jackknife")
     with pytest.raises(scorekit.ScorekitError, match="confidence"):

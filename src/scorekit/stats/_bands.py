@@ -1,10 +1,14 @@
 r"""Pointwise bootstrap bands of the ROC and precision–recall curves and of calibration bins.
 
 Each resample's values come from the bootstrap engine's draws
-(:mod:`scorekit.stats._engine`: the same blocks, the same generator calls, so
-for one seed and one ``weights`` the resamples are those of
+(:mod:`scorekit.stats._engine`: with row or Poisson draws the same blocks and
+the same generator calls, so for one seed the resamples are those of
 :func:`scorekit.stats.bootstrap_metrics` and of the report's metric
-intervals) and from its cell coding (:func:`~scorekit.stats._bootstrap.auc_cells`,
+intervals; with cell draws — ``"cells"``, or ``"auto"`` choosing them by the
+engine's rule — the same Poissonised multinomial over this module's (label,
+score) cells, one generator per block: the same distribution, but not the
+draws of the intervals, whose cell layout merges negative-only runs) and from
+its cell coding (:func:`~scorekit.stats._bootstrap.auc_cells`,
 a block of resamples is one ``bincount``: no sort per resample). On each
 resample, with :math:`TP_k, FP_k` the weights at or above the k-th distinct
 score (decreasing) and the point (0, 0) first:
@@ -24,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -31,8 +36,9 @@ from .._errors import ParameterError
 from .._typing import AnyArray, FloatArray, IntArray
 from .._validation import check_option, random_generator
 from ._bootstrap import _blocks, auc_cells
-from ._engine import WEIGHTS, _cell_counts
+from ._engine import _AUTO_CELLS, _CELL_BLOCK, WEIGHTS, _cell_counts
 from ._paired import _check_resamples
+from ._vectorised import draw_cell_counts
 
 __all__ = ["CurveBands", "curve_bands", "resample_curve_values"]
 
@@ -64,14 +70,24 @@ def _tables(
     """Blocks of (block, 2, G) count tables (row 0 negatives, ascending scores), as the engine draws."""
     n = int(cells.size)
     rng = random_generator(seed)  # type: ignore[arg-type]
-    share = np.bincount(cells, minlength=2 * groups) / n if weights == "cells" else None
-    for size in _blocks(n_resamples, n if share is None else share.size):
+    counts = np.bincount(cells, minlength=2 * groups)
+    if weights == "auto":  # the engine's rule: cells when they are few
+        weights = "cells" if np.count_nonzero(counts) * _AUTO_CELLS <= n else "multinomial"
+    if weights == "cells":  # Poissonised multinomial counts, one generator per block
+        held = np.flatnonzero(counts)
+        sizes = [min(_CELL_BLOCK, n_resamples - d) for d in range(0, n_resamples, _CELL_BLOCK)]
+        for stream, size in zip(rng.spawn(len(sizes)), sizes, strict=True):
+            table = np.zeros((size, 2 * groups), dtype=np.int64)
+            table[:, held] = draw_cell_counts(stream, counts[held], size)
+            yield table.reshape(size, 2, groups)
+        return
+    for size in _blocks(n_resamples, n):
         if weights == "multinomial":
-            table = _cell_counts(cells, 2 * groups, rng.integers(0, n, size=(size, n)), None)
-        elif weights == "poisson":
-            table = _cell_counts(cells, 2 * groups, None, rng.poisson(1.0, size=(size, n)))
+            kind = np.uint32 if n < 2**32 else np.int64  # the engine's draws (same values)
+            idx: Any = rng.integers(0, n, size=(size, n), dtype=kind)
+            table = _cell_counts(cells, 2 * groups, idx, None)
         else:
-            table = rng.multinomial(n, share, size=size)  # type: ignore[arg-type]
+            table = _cell_counts(cells, 2 * groups, None, rng.poisson(1.0, size=(size, n)))
         yield table.reshape(size, 2, groups)
 
 
