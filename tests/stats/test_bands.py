@@ -120,8 +120,10 @@ def test_cells_draws_and_bad_options():
     a = curve_bands(y, s, n_resamples=20, seed=3, weights="cells")
     assert np.all(a.tpr_low <= a.tpr_high)
     # "auto" (the command line's default) picks cells on few distinct scores, rows otherwise
-    auto = curve_bands(y, s, n_resamples=20, seed=3, weights="auto")
-    np.testing.assert_array_equal(auto.tpr_low, a.tpr_low)
+    y1, s1 = _data(1, 2000, ties=True)  # 22 cells, 16 x 22 <= 2,000 rows: cells
+    auto = curve_bands(y1, s1, n_resamples=20, seed=3, weights="auto")
+    cells = curve_bands(y1, s1, n_resamples=20, seed=3, weights="cells")
+    np.testing.assert_array_equal(auto.tpr_low, cells.tpr_low)
     y2, s2 = _data(1, 200, ties=False)
     rows = curve_bands(y2, s2, n_resamples=20, seed=3, weights="multinomial")
     auto2 = curve_bands(y2, s2, n_resamples=20, seed=3, weights="auto")
