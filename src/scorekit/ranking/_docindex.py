@@ -93,11 +93,20 @@ def _sort(keys: U64, starts: IntArray, grouped: bool) -> None:
         with ThreadPoolExecutor(2) as pool:
             list(pool.map(lambda b: _sort_chunks(keys, b), halves))
         return
-    if not two:
+    sort_in_halves(keys)
+
+
+def sort_in_halves(keys: U64) -> None:
+    """Sort in place: two halves on two threads above ``_PARALLEL`` keys, then one linear merge.
+
+    The merge is a stable sort (timsort), linear on two sorted runs.
+    """
+    n = keys.size
+    if n < _PARALLEL or (os.cpu_count() or 1) < 2:
         keys.sort()
         return
     half = n // 2
-    with ThreadPoolExecutor(2) as pool:  # two sorted runs, then one linear merge (timsort)
+    with ThreadPoolExecutor(2) as pool:
         list(pool.map(np.ndarray.sort, [keys[:half], keys[half:]]))
     keys.sort(kind="stable")
 
