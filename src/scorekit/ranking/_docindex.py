@@ -28,6 +28,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from .._typing import AnyArray, IntArray
+from ..classification._sortkeys import sort_uint64
 from ._ids import U64, hash_ids
 
 __all__: list[str] = []
@@ -81,8 +82,8 @@ def _sort(keys: U64, starts: IntArray, grouped: bool) -> None:
     Two threads share the work above ``_PARALLEL`` keys when there are two CPUs.
     """
     n = keys.size
-    two = n >= _PARALLEL and (os.cpu_count() or 1) >= 2
     if grouped:
+        two = n >= _PARALLEL and (os.cpu_count() or 1) >= 2
         at = np.searchsorted(starts, np.arange(0, n, _SORT_CHUNK))
         bounds = np.unique(np.append(starts[at], n)).tolist()
         if not two or len(bounds) < 3:
@@ -93,22 +94,7 @@ def _sort(keys: U64, starts: IntArray, grouped: bool) -> None:
         with ThreadPoolExecutor(2) as pool:
             list(pool.map(lambda b: _sort_chunks(keys, b), halves))
         return
-    sort_in_halves(keys)
-
-
-def sort_in_halves(keys: U64) -> None:
-    """Sort in place: two halves on two threads above ``_PARALLEL`` keys, then one linear merge.
-
-    The merge is a stable sort (timsort), linear on two sorted runs.
-    """
-    n = keys.size
-    if n < _PARALLEL or (os.cpu_count() or 1) < 2:
-        keys.sort()
-        return
-    half = n // 2
-    with ThreadPoolExecutor(2) as pool:
-        list(pool.map(np.ndarray.sort, [keys[:half], keys[half:]]))
-    keys.sort(kind="stable")
+    sort_uint64(keys)  # two halves on two threads, then one merge
 
 
 def doc_index(query: IntArray, doc: AnyArray, starts: IntArray) -> tuple[U64, IntArray]:

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._typing import AnyArray, BoolArray, FloatArray, IntArray
-from ._docindex import sort_in_halves
+from ..classification._sortkeys import order_bits, sort_uint64
 from ._ids import desc_order_key
 
 __all__: list[str] = []
@@ -99,7 +99,6 @@ def _stable_by_query(code: IntArray) -> IntArray:
 
 _MIN_SCORE_BITS = 20
 _MAX_SCORE_BITS = 64  # tests lower it to force the exact pass over truncated keys
-_SIGN = np.uint64(1 << 63)
 
 
 def _packed_order(query: IntArray, score: FloatArray, doc: AnyArray) -> IntArray | None:
@@ -119,11 +118,7 @@ def _packed_order(query: IntArray, score: FloatArray, doc: AnyArray) -> IntArray
     sb = min(64 - qb - rb, _MAX_SCORE_BITS)
     if sb < _MIN_SCORE_BITS:
         return None
-    key = (score + 0.0).view(np.uint64)  # + 0.0: -0.0 and 0.0 tie, as in trec_eval
-    flip = key >> np.uint64(63)
-    np.multiply(flip, np.uint64((1 << 64) - 1), out=flip)  # all ones where negative
-    np.bitwise_or(flip, _SIGN, out=flip)
-    np.bitwise_xor(key, flip, out=key)  # ascending with the score
+    key = order_bits(score)  # ascending with the score; -0.0 and 0.0 tie, as in trec_eval
     np.invert(key, out=key)  # descending
     low = key.min()
     np.subtract(key, low, out=key)
@@ -132,10 +127,8 @@ def _packed_order(query: IntArray, score: FloatArray, doc: AnyArray) -> IntArray
     np.left_shift(key, np.uint64(rb), out=key)
     np.bitwise_or(key, np.arange(n, dtype=np.uint64), out=key)
     if qb:
-        np.left_shift(query.astype(np.uint64), np.uint64(64 - qb), out=flip)
-        np.bitwise_or(key, flip, out=key)
-    del flip
-    sort_in_halves(key)
+        np.bitwise_or(key, query.astype(np.uint64) << np.uint64(64 - qb), out=key)
+    sort_uint64(key)
     rows = np.uint64((1 << rb) - 1)
     perm: IntArray = (key & rows).astype(np.int64)
     if shift:
