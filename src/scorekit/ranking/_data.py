@@ -14,7 +14,6 @@ from __future__ import annotations
 import gzip
 import os
 from collections.abc import Mapping
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,13 +30,11 @@ from .._optional import require
 from .._typing import AnyArray, ArrayLike, FloatArray, IntArray
 from .._validation import as_array, check_same_length, scores_1d
 from . import _trec
+from ._docindex import doc_index
 from ._ids import U64, decode, hash_ids, id_bytes, lookup, order_words, words
 from ._order import apply_order, rank_order
 
 __all__ = ["Qrels", "Run"]
-
-_CHUNK = 1 << 18  # rows hashed at a time
-_PARALLEL_SORT = 1 << 20  # keys above which the index is sorted in two halves on two threads
 
 
 @dataclass(frozen=True, slots=True)
@@ -300,7 +297,7 @@ class Run(_QueryTable):
         order = rank_order(code, s, d)
         code, s, d = apply_order(order, code, s, d, owned=True)
         coded = _Coded(queries, code, d, _starts(code, queries.size))
-        index, candidates = _doc_index(coded)
+        index, candidates = doc_index(coded.query, coded.doc, coded.starts)
         dup = None
         if candidates.size:
             if source is None:
@@ -555,46 +552,3 @@ def _nest(c: _Coded, values: list[Any]) -> dict[str, dict[str, Any]]:
         )
         for i, qid in enumerate(qids)
     }
-
-
-def _sort_in_halves(keys: U64) -> None:
-    """Sort in place: two halves on two threads (NumPy's sort releases the GIL), then one merge.
-
-    The merge is a stable sort (timsort), linear on two sorted runs. Small
-    arrays or one CPU: one plain sort.
-    """
-    n = keys.size
-    if n < _PARALLEL_SORT or (os.cpu_count() or 1) < 2:
-        keys.sort()
-        return
-    half = n // 2
-    with ThreadPoolExecutor(2) as pool:
-        list(pool.map(np.ndarray.sort, [keys[:half], keys[half:]]))
-    keys.sort(kind="stable")
-
-
-def _doc_index(c: _Coded) -> tuple[U64, IntArray]:
-    """Sorted ``(hash(query, doc) high bits, row)`` keys, and the rows that may be duplicates.
-
-    The low ``b`` bits hold the row number (``b`` = bits needed for the rows),
-    the high bits a hash of the query code and document id, so one sort finds
-    equal (query, document) pairs and later serves the join with the qrels.
-    """
-    n = c.query.size
-    bits = max(1, int(n - 1).bit_length())
-    mask = np.uint64((1 << bits) - 1)
-    keys: U64 = np.empty(n, np.uint64)
-    for lo in range(0, n, _CHUNK):  # chunks keep the temporaries small
-        hi = min(lo + _CHUNK, n)
-        part = hash_ids(c.doc[lo:hi], c.query[lo:hi].astype(np.int64))
-        np.bitwise_and(part, ~mask, out=part)
-        np.bitwise_or(part, np.arange(lo, hi, dtype=np.uint64), out=keys[lo:hi])
-    _sort_in_halves(keys)
-    same_parts = []
-    for lo in range(0, n - 1, _CHUNK):
-        hi = min(lo + _CHUNK, n - 1)
-        gap = np.bitwise_xor(keys[lo + 1 : hi + 1], keys[lo:hi])  # equal high bits: xor <= mask
-        same_parts.append(np.flatnonzero(gap <= mask) + lo)
-    same = np.concatenate(same_parts) if same_parts else np.zeros(0, np.int64)
-    rows = np.unique((keys[np.r_[same, same + 1]] & mask).astype(np.int64))
-    return keys, rows

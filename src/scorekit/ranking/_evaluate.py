@@ -35,7 +35,8 @@ from ._average import kernel as average_kernel
 from ._contexts import Contexts
 from ._conventions import Conventions, check_gain_grades, resolve_conventions
 from ._data import Qrels, Run
-from ._ids import decode, hash_ids, padded, words
+from ._docindex import layout, pair_keys
+from ._ids import decode, padded, words
 from ._measures import Measure
 from ._options import EvalOptions
 from ._order import segments as _segments
@@ -79,10 +80,9 @@ def _join(qrels: Qrels, run: Run, qmap: IntArray) -> tuple[IntArray, IntArray]:
         cand, docs = cand[fits], docs[fits]
     docs = padded(docs.astype(f"S{width}"))
     n = rc.query.size
-    bits = np.uint64(max(1, int(n - 1).bit_length()))
-    low = np.uint64((1 << int(bits)) - 1)
+    low = np.uint64((1 << layout(rc.queries.size, n)[1]) - 1)
     index = run._index
-    h = hash_ids(docs, rq[cand]) & ~low
+    h = pair_keys(docs, rq[cand], rc.queries.size, n)
     order = np.argsort(h)
     cand, docs, h = cand[order], docs[order], h[order]
     lo_i = np.searchsorted(index, h, side="left")

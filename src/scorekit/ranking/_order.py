@@ -9,10 +9,14 @@ Other tie conventions (issue 8: ``ties="docid_asc"``, ``"input_order"``,
 :func:`tie_groups` finds in a ranked run, without touching the kernels.
 
 Speed: a run file is usually written query by query in rank order; that is
-checked in O(n) and only tied documents are then sorted. Otherwise one
-argsort of the scores (NumPy's SIMD sort) followed by a stable radix pass over
-the query codes orders everything, and the tied documents are sorted by id
-afterwards (the score sort need not be stable for that).
+checked in O(n) and only tied documents are then sorted. Otherwise the
+query code, the score (order-preserving bits) and the row number are packed
+in one 64-bit key and the keys are sorted as values (two halves on two
+threads; much cheaper than an argsort), the rows whose truncated scores
+collide are put in exact order, and the tied documents are sorted by id. When
+the score would keep fewer than 20 bits, one argsort of the scores (NumPy's
+SIMD sort) followed by a stable radix pass over the query codes orders
+everything instead.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._typing import AnyArray, BoolArray, FloatArray, IntArray
+from ..classification._sortkeys import order_bits, sort_uint64
 from ._ids import desc_order_key
 
 __all__: list[str] = []
@@ -92,6 +97,64 @@ def _stable_by_query(code: IntArray) -> IntArray:
     return np.argsort(code, kind="stable")  # pragma: no cover - over 4e9 queries
 
 
+_MIN_SCORE_BITS = 20
+_MAX_SCORE_BITS = 64  # tests lower it to force the exact pass over truncated keys
+
+
+def _packed_order(query: IntArray, score: FloatArray, doc: AnyArray) -> IntArray | None:
+    """Rank order by one sort of packed keys (no argsort); None when the score would get < 20 bits.
+
+    A key holds, from its top bit: the query code, the score's place in
+    descending order (its IEEE bits made order-preserving, minus the smallest,
+    shifted right to fit) and the row number; sorting the keys (values, not
+    indices: several times cheaper than an argsort) and keeping the row bits
+    gives the order. When the shift drops bits, rows whose keys then agree
+    above the row bits are put in exact order (score descending, document id
+    descending) by one lexsort of just those rows.
+    """
+    n = query.size
+    qb = int(query.max()).bit_length()
+    rb = max(1, int(n - 1).bit_length())
+    sb = min(64 - qb - rb, _MAX_SCORE_BITS)
+    if sb < _MIN_SCORE_BITS:
+        return None
+    key = order_bits(score)  # ascending with the score; -0.0 and 0.0 tie, as in trec_eval
+    np.invert(key, out=key)  # descending
+    low = key.min()
+    np.subtract(key, low, out=key)
+    shift = max(0, int(key.max()).bit_length() - sb)
+    np.right_shift(key, np.uint64(shift), out=key)
+    np.left_shift(key, np.uint64(rb), out=key)
+    np.bitwise_or(key, np.arange(n, dtype=np.uint64), out=key)
+    if qb:
+        np.bitwise_or(key, query.astype(np.uint64) << np.uint64(64 - qb), out=key)
+    sort_uint64(key)
+    rows = np.uint64((1 << rb) - 1)
+    perm: IntArray = (key & rows).astype(np.int64)
+    if shift:
+        np.right_shift(key, np.uint64(rb), out=key)
+        lo, hi = _runs(_where_adjacent(lambda a, b: key[a] == key[b], n))
+        if lo.size:
+            length = hi - lo
+            pos = segments(lo, length)
+            group = np.repeat(np.arange(lo.size), length)
+            at = perm[pos]
+            order = np.lexsort([*desc_order_key(doc[at]), -score[at], group])
+            perm[pos] = at[order]
+    return perm
+
+
+def _runs(tied: IntArray) -> tuple[IntArray, IntArray]:
+    """Start and stop of each run of rows i, i + 1, ... linked by ``tied`` (i: i ~ i + 1)."""
+    if tied.size == 0:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    new_run = np.ones(tied.size, bool)
+    new_run[1:] = tied[1:] != tied[:-1] + 1
+    last = np.ones(tied.size, bool)
+    last[:-1] = new_run[1:]
+    return tied[new_run], tied[last] + 2
+
+
 def tie_groups(query: IntArray, score: FloatArray) -> tuple[IntArray, IntArray]:
     """Start and stop positions of the runs of equal (query, score) in ranked rows.
 
@@ -100,14 +163,9 @@ def tie_groups(query: IntArray, score: FloatArray) -> tuple[IntArray, IntArray]:
     >>> tie_groups(np.array([0, 0, 0, 1]), np.array([2.0, 1.0, 1.0, 1.0]))
     (array([1]), array([3]))
     """
-    tied = _where_adjacent(lambda a, b: (query[b] == query[a]) & (score[b] == score[a]), query.size)
-    if tied.size == 0:
-        return np.zeros(0, np.int64), np.zeros(0, np.int64)
-    new_run = np.ones(tied.size, bool)
-    new_run[1:] = tied[1:] != tied[:-1] + 1
-    last = np.ones(tied.size, bool)
-    last[:-1] = new_run[1:]
-    return tied[new_run], tied[last] + 2
+    return _runs(
+        _where_adjacent(lambda a, b: (query[b] == query[a]) & (score[b] == score[a]), query.size)
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,8 +198,11 @@ def rank_order(query: IntArray, score: FloatArray, doc: AnyArray) -> Reorder:
         perm, q, s, d = None, query, score, doc
     else:
         if grouped is False:
-            by_score = np.argsort(-score)  # SIMD sort; ties are ordered below anyway
-            perm = by_score[_stable_by_query(query[by_score])]
+            packed = _packed_order(query, score, doc)
+            if packed is None:
+                by_score = np.argsort(-score)  # SIMD sort; ties are ordered below anyway
+                packed = by_score[_stable_by_query(query[by_score])]
+            perm = packed
         else:
             perm = grouped
         q, s, d = query[perm], score[perm], doc[perm]
