@@ -132,7 +132,7 @@ def _merge(runs: list[Run], st: Stacked, width: int) -> tuple[U64, IntArray]:
     return merged, rows
 
 
-def _same_pairs(rows: IntArray, test: BoolArray, query: IntArray, ws: U64) -> BoolArray:
+def _same_pairs(rows: IntArray, test: BoolArray, query: IntArray, doc: AnyArray) -> BoolArray:
     """For merge positions i where ``test[i]``: the pairs at i and i + 1 are equal.
 
     The ids are gathered once per position, chunk by chunk, and compared with
@@ -144,7 +144,7 @@ def _same_pairs(rows: IntArray, test: BoolArray, query: IntArray, ws: U64) -> Bo
         r = rows[a : b + 1]
         q = query[r]
         same = test[a:b] & (q[1:] == q[:-1])
-        w = ws[r]
+        w = words(doc[r])  # one gather of whole ids, then their words
         for j in range(w.shape[1]):
             same &= w[1:, j] == w[:-1, j]
         out[a:b] = same
@@ -162,7 +162,7 @@ def align(runs: list[Run], st: Stacked) -> Aligned:
     ws = words(doc)
     same_hash = hashes[1:] == hashes[:-1]
     del hashes
-    same = _same_pairs(rows, same_hash, query, ws)
+    same = _same_pairs(rows, same_hash, query, doc)
     bad = same_hash & ~same
     if bad.any():  # a hash shared by different pairs: sort those blocks exactly
         block = np.cumsum(np.r_[True, ~same_hash]) - 1
