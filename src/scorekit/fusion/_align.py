@@ -28,7 +28,7 @@ import numpy as np
 from .._typing import AnyArray, BoolArray, FloatArray, IntArray
 from ..ranking._data import Run, _doc_index
 from ..ranking._ids import U64, order_words, padded, words
-from ..ranking._order import _stable_by_query
+from ..ranking._order import _stable_by_query, segments
 
 __all__: list[str] = []
 
@@ -165,12 +165,14 @@ def align(runs: list[Run], st: Stacked) -> Aligned:
     same = _same_pairs(rows, same_hash, query, doc)
     bad = same_hash & ~same
     if bad.any():  # a hash shared by different pairs: sort those blocks exactly
-        block = np.cumsum(np.r_[True, ~same_hash]) - 1
-        sel = np.flatnonzero(np.isin(block, np.unique(block[1:][bad])))
+        starts = np.r_[0, np.flatnonzero(~same_hash) + 1, same_hash.size + 1]  # hash blocks
+        hit = np.unique(np.searchsorted(starts, np.flatnonzero(bad), side="right") - 1)
+        sel = segments(starts[hit], starts[hit + 1] - starts[hit])
+        block = np.repeat(np.arange(hit.size), starts[hit + 1] - starts[hit])
         r = rows[sel]
         ow = order_words(doc[r])
         cols = [ow[:, j] for j in range(ow.shape[1] - 1, -1, -1)]
-        sub = np.lexsort([r, *cols, query[r], block[sel]])  # within each block
+        sub = np.lexsort([r, *cols, query[r], block])  # within each block
         rows[sel] = r[sub]
         inner = sel[:-1][same_hash[sel[:-1]]]  # pairs within the re-sorted blocks
         a, b = rows[inner], rows[inner + 1]
