@@ -11,8 +11,12 @@ from prepared runs to the fused run; then the fused RRF run evaluated
 (nDCG@10, AP, RR, P@10) by ``scorekit.evaluate`` and ``ranx.evaluate`` (fuse +
 evaluate is the pipeline a user runs, whose total is the last line). The
 two fusion lines and the pipeline carry the target: >= 5x ranx. The ranx runs are built from the same
-arrays without Python dicts (ranx's bulk constructor). Develop with
-``--queries 500``; the machine is shared.
+arrays without Python dicts (ranx's bulk constructor). ranx keeps its runs
+as typed dicts, about 2 GB per 1,000 queries of this workload (some 20 GB at
+the default 10,000): on a small machine ``--ranx-queries 1000`` times ranx on
+the first 1,000 queries and multiplies its times by 10 (ranx works query by
+query, so its time is linear in the queries; the lines say "extrapolated").
+Develop with ``--queries 500``; the machine is shared.
 """
 
 from __future__ import annotations
