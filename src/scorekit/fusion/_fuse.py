@@ -17,6 +17,7 @@ from ..ranking._ids import desc_order_key
 from ._align import Aligned, align, stack
 from ._methods import BY_NAME, METHODS, REQUIRED, Inputs, MethodDef
 from ._norm import ALIASES, NORMS, borda, normalize_rows
+from ._output import fused_run
 from ._train import train
 
 __all__ = ["fuse", "fusion_methods"]
@@ -246,7 +247,7 @@ def fuse(
 def prepare(runs: list[Run], norm: str) -> Inputs:
     """Stack, normalise and align the runs: everything a kernel reads but the parameters."""
     st = stack(runs)
-    al = align(st, len(runs))
+    al = align(runs, st)
     present = al.present
     pos = np.where(present, al.pos, 0)  # absent: any valid rank (kernels mask them out)
     length = al.run_lengths[:, al.query].T
@@ -264,5 +265,4 @@ def finish(base: Inputs, m: MethodDef, w: FloatArray, p: dict[str, Any], tag: st
     """Run the method's kernel on prepared inputs and build the fused run."""
     inputs = replace(base, weights=w, params=p)
     fused = m.kernel(inputs)
-    al = base.aligned
-    return Run._from_codes(al.queries, al.query, al.doc.copy(), fused, tag)
+    return fused_run(base.aligned, fused, tag)

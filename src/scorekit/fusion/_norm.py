@@ -33,29 +33,28 @@ _FLOOR = 1e-9
 
 def normalize_rows(norm: str, st: Stacked) -> FloatArray:
     """Normalised score of every stacked row (``borda`` is done by :func:`borda`)."""
-    s, starts, seg = st.score, st.seg_starts, st.seg
+    s, starts, n = st.score, st.seg_starts, st.seg_len
     if norm in ("none", "borda"):
         return s
     if norm == "rank":
-        out: FloatArray = 1.0 - st.pos / st.length
+        out: FloatArray = 1.0 - st.positions() / np.repeat(n, n)
         return out
     hi = np.maximum.reduceat(s, starts)
     if norm == "max":
-        out = s / np.maximum(hi, _FLOOR)[seg]
+        out = s / np.repeat(np.maximum(hi, _FLOOR), n)
         return out
     lo = np.minimum.reduceat(s, starts)
     if norm == "min-max":
-        out = (s - lo[seg]) / np.maximum(hi - lo, _FLOOR)[seg]
+        out = (s - np.repeat(lo, n)) / np.repeat(np.maximum(hi - lo, _FLOOR), n)
         return out
-    n = np.diff(np.r_[starts, s.size])
     total = np.add.reduceat(s, starts)
     if norm == "sum":
-        out = (s - lo[seg]) / np.maximum(total - lo * n, _FLOOR)[seg]
+        out = (s - np.repeat(lo, n)) / np.repeat(np.maximum(total - lo * n, _FLOOR), n)
         return out
     mean = total / n
-    dev = s - mean[seg]
+    dev = s - np.repeat(mean, n)
     std = np.sqrt(np.add.reduceat(dev * dev, starts) / n)
-    out = dev / np.maximum(std, _FLOOR)[seg]  # zmuv
+    out = dev / np.repeat(np.maximum(std, _FLOOR), n)  # zmuv
     return out
 
 

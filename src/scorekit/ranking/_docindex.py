@@ -97,20 +97,24 @@ def _sort(keys: U64, starts: IntArray, grouped: bool) -> None:
     sort_uint64(keys)  # two halves on two threads, then one merge
 
 
-def doc_index(query: IntArray, doc: AnyArray, starts: IntArray) -> tuple[U64, IntArray]:
+def doc_index(
+    query: IntArray, doc: AnyArray, starts: IntArray, n_rows: int | None = None
+) -> tuple[U64, IntArray]:
     """The run's sorted keys, and the rows that may list a document twice for their query.
 
     ``query`` (non-decreasing codes), ``doc`` (padded ids) and ``starts``
     (row offset of each query, then the row count) describe rows in rank order.
+    ``n_rows`` (at least the row count) sets the key layout instead of the row
+    count, so that the keys of several runs compare (fusion aligns runs so).
     """
     n = query.size
     n_queries = starts.size - 1
-    _, rb, grouped = layout(n_queries, n)
+    _, rb, grouped = layout(n_queries, n if n_rows is None else max(n, n_rows))
     mask = np.uint64((1 << rb) - 1)
     keys: U64 = np.empty(n, np.uint64)
     for lo in range(0, n, _CHUNK):  # chunks keep the temporaries small
         hi = min(lo + _CHUNK, n)
-        part = pair_keys(doc[lo:hi], query[lo:hi], n_queries, n)
+        part = pair_keys(doc[lo:hi], query[lo:hi], n_queries, n if n_rows is None else max(n, n_rows))
         np.bitwise_or(part, np.arange(lo, hi, dtype=np.uint64), out=keys[lo:hi])
     _sort(keys, starts, grouped)
     same_parts = []

@@ -1,0 +1,147 @@
+"""The fast paths of fuse: alignment by merging the runs' indexes, per-query sorts, the output run.
+
+Each is checked against a slow reference on small random runs with tied
+scores, missing documents and missing queries, with the size thresholds
+forced so the fast branch (and its fallback) runs on them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from fusion_helpers import random_runs
+
+import scorekit as sk
+from scorekit.fusion import _fuse, _output
+from scorekit.fusion._align import align, stack
+from scorekit.ranking import _data
+from scorekit.ranking._ids import words
+
+
+def _runs(seed, **kw):
+    return [sk.Run.from_dict(r) for r in random_runs(seed, **kw)]
+
+
+def _expected_alignment(runs):
+    """{(query, doc): [0-based rank in each run or -1]} from the runs' own rank order."""
+    out = {}
+    for i, r in enumerate(runs):
+        for q, docs in r.to_dict().items():
+            for pos, d in enumerate(docs):
+                out.setdefault((q, d), [-1] * len(runs))[i] = pos
+    return out
+
+
+def _alignment(al):
+    qids = [q.decode() for q in al.queries.tolist()]
+    docs = [d.decode() for d in al.doc.tolist()]
+    return {
+        (qids[q], d): p for q, d, p in zip(al.query.tolist(), docs, al.pos.tolist(), strict=True)
+    }
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("missing_query", [0.0, 0.4])
+def test_merge_alignment_equals_brute_force(seed, missing_query):
+    # missing_query=0: every run has every query, so their own indexes are merged as they
+    # are; 0.4: vocabularies differ and some runs' keys are rebuilt under the union codes
+    runs = _runs(seed, n_queries=7, pool=12, missing_query=missing_query)
+    al = align(runs, stack(runs))
+    assert _alignment(al) == _expected_alignment(runs)
+    assert (np.diff(al.query) >= 0).all()
+    assert (al.present == (al.pos >= 0)).all()
+    assert sorted(al.hash_order.tolist()) == list(range(al.query.size))
+
+
+def test_merge_alignment_with_different_id_widths():
+    a = sk.Run.from_dict({"q": {"a": 1.0, "b": 2.0}, "r": {"c": 1.0}})
+    b = sk.Run.from_dict({"q": {"a-very-long-document-id": 1.0, "a": 0.5}})
+    al = align([a, b], stack([a, b]))
+    assert _alignment(al) == _expected_alignment([a, b])
+
+
+def _weak_hash(ids, salt=None):
+    """14 hash values: most blocks of equal hashes mix documents or queries, a few do not."""
+    w = words(ids)
+    h = (w[:, 0] % np.uint64(7)) << np.uint64(61)
+    if salt is not None:
+        h |= (salt.view(np.uint64) % np.uint64(2)) << np.uint64(60)
+    return h
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_hash_collisions_never_merge_documents(monkeypatch, seed):
+    dicts = random_runs(seed, n_queries=5, pool=9)
+    want = {m: sk.fuse([sk.Run.from_dict(r) for r in dicts], method=m) for m in ("rrf", "mnz")}
+    monkeypatch.setattr(_data, "hash_ids", _weak_hash)
+    runs = [sk.Run.from_dict(r) for r in dicts]  # indexes built with the weak hash
+    al = align(runs, stack(runs))
+    assert _alignment(al) == _expected_alignment(runs)
+    for m, expected in want.items():
+        got = sk.fuse(runs, method=m)
+        assert got.to_dict() == expected.to_dict()
+        assert list(got.to_dict()["q0"]) == list(expected.to_dict()["q0"])
+
+
+def _reference_run(al, fused, tag):
+    """The fused run built the slow way: Run._from_codes sorts, indexes and checks it."""
+    return sk.Run._from_codes(al.queries, al.query, al.doc.copy(), fused, tag)
+
+
+def _same_run(got, ref):
+    assert got.to_dict() == ref.to_dict()
+    for name in ("queries", "query", "doc", "starts"):
+        assert np.array_equal(getattr(got._coded, name), getattr(ref._coded, name)), name
+    assert np.array_equal(got.score, ref.score)
+    assert np.array_equal(got._index, ref._index)
+    assert np.array_equal(got._input_positions(), ref._input_positions())
+    assert got._dup_rows is None
+
+
+@pytest.mark.parametrize("seed", range(5))
+@pytest.mark.parametrize(("pad_limit", "threads_from"), [(1e9, 0), (1e9, 1 << 40), (0.0, 0)])
+def test_output_run_equals_the_validated_constructor(monkeypatch, seed, pad_limit, threads_from):
+    # pad_limit 1e9: the per-query matrix sort always (threads forced on by threads_from=0);
+    # pad_limit 0: never (the global rank_order path)
+    monkeypatch.setattr(_output, "PAD_LIMIT", pad_limit)
+    monkeypatch.setattr(_output, "THREADS_FROM", threads_from)
+    runs = _runs(seed, n_queries=9, pool=15, levels=2)  # few score levels: many fused ties
+    base = _fuse.prepare(runs, "min-max")
+    al = base.aligned
+    rng = np.random.default_rng(seed)
+    for fused in (
+        rng.integers(0, 3, al.query.size).astype(float),  # ties everywhere
+        rng.random(al.query.size),
+        np.zeros(al.query.size),
+    ):
+        _same_run(_output.fused_run(al, fused, "t"), _reference_run(al, fused, "t"))
+    for method in ("rrf", "mnz", "bordafuse"):
+        got = sk.fuse(runs, method=method)
+        p = _fuse._check_params(_fuse.resolve_method(method), {}, len(runs))
+        fused = _fuse.resolve_method(method).kernel(
+            _fuse.replace(base, weights=np.ones(len(runs)), params=p)
+        )
+        if method != "bordafuse":
+            _same_run(got, _reference_run(al, fused, method))
+
+
+def test_per_query_sort_padding_rule():
+    q = np.array([0, 0, 0, 1])
+    s = np.array([1.0, 3.0, 2.0, 5.0])
+    assert _output.by_query_order(q, s, 2).tolist() == [1, 2, 0, 3]
+    # one long list and many short ones: padding would cost more than it saves
+    q = np.r_[np.zeros(100, int), np.arange(1, 101)]
+    assert _output.by_query_order(q, np.arange(200.0), 101) is None
+
+
+def test_fused_run_evaluates_like_a_rebuilt_run():
+    runs = _runs(3, n_queries=8, pool=20)
+    fused = sk.fuse(runs, method="rrf", norm=None)
+    rebuilt = sk.Run.from_dict(fused.to_dict())
+    qrels = sk.Qrels.from_dict(
+        {f"q{q}": {f"d{d}": int(d % 3) for d in range(0, 20, 2)} for q in range(8)}
+    )
+    measures = ["nDCG@10", "AP", "RR", "P@5"]
+    got = sk.evaluate(qrels, fused, measures).mean()
+    want = sk.evaluate(qrels, rebuilt, measures).mean()
+    assert got == want
