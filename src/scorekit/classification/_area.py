@@ -70,13 +70,25 @@ def auc_value(numerator: float, n_a: float, n_b: float) -> float:
     return float(np.float64(numerator) / (np.float64(n_a) * np.float64(n_b)))
 
 
-def _grid(a: FloatArray, b: FloatArray) -> int:
-    """The largest ``e`` with every entry of ``a`` and ``b`` a multiple of ``2**e``."""
-    x = np.concatenate([a[a > 0], b[b > 0]])
-    m, e = np.frexp(x)  # x = m 2**e, m in [0.5, 1): m 2**53 is an integer
-    units = np.ldexp(m, 53).astype(np.int64)
-    lowest = units & -units  # its lowest set bit
-    return int(np.min(e - 53 + np.frexp(lowest.astype(np.float64))[1] - 1))
+#: Rows per block of the weighted checks and of the float area (cache-sized temporaries).
+_BLOCK = 1 << 16
+
+
+def _on_grid(x: FloatArray, e: int) -> bool:
+    """Whether every entry of ``x`` is a whole multiple of ``2**e`` (blocks; stops at a miss).
+
+    ``x / 2**e`` rounded to an integer and scaled back must give ``x`` again: exact
+    for a multiple (the integer is below ``2**61`` here), and for any other entry the
+    rounding (or an underflow to 0) changes it.
+    """
+    for start in range(0, x.size, _BLOCK):
+        block = x[start : start + _BLOCK]
+        v = np.ldexp(block, -e)
+        np.rint(v, out=v)
+        np.ldexp(v, e, out=v)
+        if not np.array_equal(v, block):
+            return False
+    return True
 
 
 def _exact_dot(x: IntArray, y: IntArray) -> int:
@@ -119,12 +131,11 @@ def pair_fraction(a: FloatArray, b: FloatArray) -> float | None:
         return None
     _check_totals(total_a, total_b)
     ai = bi = None
-    if max(total_a, total_b) < 2.0**61:  # whole weights (counts): no grid to find
-        ai, bi = a.astype(np.int64), b.astype(np.int64)
-        if not (np.array_equal(ai, a) and np.array_equal(bi, b)):
-            ai = bi = None
-    e = 0 if ai is not None else _grid(a, b)
-    if ai is None and np.ldexp(max(total_a, total_b), -e) < 2.0**61:  # integers on the grid
+    top = int(np.frexp(max(total_a, total_b))[1])  # totals below 2**top
+    # the coarsest grid 2**e on which both are integers below 2**61: e >= top - 61
+    whole = top <= 61 and _on_grid(a, 0) and _on_grid(b, 0)  # counts: no grid to find
+    e = 0 if whole else top - 61
+    if whole or (_on_grid(a, e) and _on_grid(b, e)):
         ai = np.ldexp(a, -e).astype(np.int64)
         bi = np.ldexp(b, -e).astype(np.int64)
     if ai is not None and bi is not None:  # sums in int64
@@ -140,9 +151,31 @@ def pair_fraction(a: FloatArray, b: FloatArray) -> float | None:
         small = 2.0 * n_a * n_b < 2.0**62  # np.dot cannot overflow
         count = int(np.dot(bi, twice)) if small else _exact_dot(bi, twice)
         return auc_value(count / 2, n_a, n_b)
-    k = int(np.frexp(max(total_a, total_b))[1])
-    an, bn = np.ldexp(a, -k), np.ldexp(b, -k)
-    return auc_value(float(half_pairs(an, bn)), float(an.sum()), float(bn.sum()))
+    return _float_fraction(a, b, top)
+
+
+def _float_fraction(a: FloatArray, b: FloatArray, k: int) -> float:
+    """The float area of :func:`pair_fraction`, weights scaled by ``2**-k``, in fixed blocks.
+
+    Blocks of ``2**16`` entries (cache-sized temporaries, no full-size copy): the
+    running total of ``a`` is carried from block to block and the block sums are
+    added in order, so the value depends only on the entries, not on the arrays'
+    memory layout.
+    """
+    carry = u = n_a = n_b = 0.0
+    for start in range(0, a.size, _BLOCK):
+        ab = np.ldexp(a[start : start + _BLOCK], -k)
+        bb = np.ldexp(b[start : start + _BLOCK], -k)
+        below = np.cumsum(ab)
+        below += carry
+        carry = float(below[-1])
+        n_a += float(np.sum(ab))
+        n_b += float(np.sum(bb))
+        ab *= 0.5
+        below -= ab
+        below *= bb
+        u += float(np.sum(below))
+    return auc_value(u, n_a, n_b)
 
 
 def segment_half_pairs(a: FloatArray, b: FloatArray, offsets: IntArray) -> FloatArray:
