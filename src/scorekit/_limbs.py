@@ -256,12 +256,15 @@ def _exponent_bin_sums(x: FloatArray, bins: IntArray, n_bins: int) -> SegmentSum
     end = size + e_min  # bucket bin · n_e + E: the first e_min entries stay empty
     acc = np.zeros((2, end))
     added = 0
-    for a in range(0, n, _GRID_BLOCK):
-        b = min(a + _GRID_BLOCK, n)
-        e = np.right_shift(bits[a:b], np.uint64(52))
+    block = min(_GRID_BLOCK, n)
+    e_buf, flat_buf = np.empty(block, np.uint64), np.empty(block, np.int64)  # reused: no page faults
+    for a in range(0, n, block):
+        b = min(a + block, n)
+        e, flat = e_buf[: b - a], flat_buf[: b - a]
+        np.right_shift(bits[a:b], np.uint64(52), out=e)
         if low < 0:
             e &= np.uint64(0x7FF)
-        flat = np.multiply(bins[a:b], n_e)
+        np.multiply(bins[a:b], n_e, out=flat)
         flat += e.view(np.int64)
         hi = np.bitwise_and(bits[a:b], _SPLIT, out=e).view(np.float64)
         acc[0] += np.bincount(flat, hi, end)

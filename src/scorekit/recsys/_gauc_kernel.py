@@ -79,7 +79,8 @@ def _sort_by_code_and_score(
     whose scores differ are re-ordered by score within their run.
     """
     gbits = max(1, int(codes.max()).bit_length())
-    sbits = 64 - gbits
+    ibits = max(1, (codes.size - 1).bit_length())
+    sbits = max(1, 64 - gbits - ibits)
     key = order_bits(scores)
     lo = key.min()
     key -= lo
@@ -88,8 +89,11 @@ def _sort_by_code_and_score(
     if shift:
         key >>= np.uint64(shift)
     key |= np.left_shift(codes.astype(np.uint64), np.uint64(sbits))
-    order = np.argsort(key)
-    k = key[order]
+    if gbits + sbits + ibits <= 64:  # the row index packed below: one sort of keys, no argsort
+        order, k = _sort_with_rows(key, ibits)
+    else:  # pragma: no cover - more than 2**63 group codes and rows together
+        order = np.argsort(key)
+        k = key[order]
     del key
     s = scores[order]
     s += 0.0  # -0.0 as 0.0
@@ -104,6 +108,19 @@ def _sort_by_code_and_score(
     np.right_shift(k, np.uint64(sbits), out=k)
     c: IntArray = k.view(np.int64)  # the codes, sorted
     return order, c, s
+
+
+def _sort_with_rows(key: U64Array, ibits: int) -> tuple[IntArray, U64Array]:
+    """``(argsort(key), key sorted)`` from one sort of ``key << ibits | row`` (two threads)."""
+    key <<= np.uint64(ibits)
+    for start in range(0, key.size, 1 << 16):  # the row numbers, block by block
+        key[start : start + (1 << 16)] |= np.arange(
+            start, min(start + (1 << 16), key.size), dtype=np.uint64
+        )
+    sort_uint64(key)
+    order = (key & np.uint64((1 << ibits) - 1)).view(np.int64)
+    key >>= np.uint64(ibits)
+    return order, key
 
 
 def _aggregate(
