@@ -13,7 +13,9 @@ data use are stored.
 with a bin) give a :class:`SegmentSums`; states add with :func:`add_segment_sums` or,
 keyed, with :func:`merge_keyed`; :func:`round_sums` rounds every segment once,
 vectorised; :func:`encode_segment_sums` is the JSON-safe form. Rows are processed in
-blocks of ``2**16`` (cache-sized buffers).
+blocks of ``2**16`` (cache-sized buffers). Many rows in few bins take a faster exact
+path first: float sums per (bin, exponent) of the values' high and low 26-bit halves
+(:func:`_exponent_bin_sums`), then the limbs over those few bucket totals.
 """
 
 from __future__ import annotations
@@ -173,8 +175,10 @@ def segment_sums(x: FloatArray, starts: IntArray) -> SegmentSums:
 def bin_sums(x: FloatArray, bins: IntArray, n_bins: int) -> SegmentSums:
     """Exact sums of ``x`` per bin: segment ``b`` adds every ``x[i]`` with ``bins[i] == b``.
 
-    Blocks of 2**16 rows; per block, a float64 ``np.bincount`` of the chunks (below
-    2**32, so exact) added into int64 limbs.
+    Many rows in few bins of one sign go by :func:`_exponent_bin_sums` (two float
+    ``np.bincount`` per block over (bin, exponent) buckets, exact); otherwise blocks
+    of 2**16 rows, per block a float64 ``np.bincount`` of the chunks (below 2**32,
+    so exact) added into int64 limbs.
 
     >>> s = bin_sums(np.array([0.1, 1e100, 0.2, -1e100]), np.array([0, 1, 0, 1]), 3)
     >>> round_sums(s).tolist()
@@ -182,7 +186,6 @@ def bin_sums(x: FloatArray, bins: IntArray, n_bins: int) -> SegmentSums:
     """
     bins = np.asarray(bins, dtype=np.int64)
     x = np.ascontiguousarray(x, dtype=np.float64)
-    n = x.shape[0]
     fast = _exponent_bin_sums(x, bins, n_bins)
     return fast if fast is not None else _limb_bin_sums(x, bins, n_bins)
 
@@ -257,7 +260,10 @@ def _exponent_bin_sums(x: FloatArray, bins: IntArray, n_bins: int) -> SegmentSum
     acc = np.zeros((2, end))
     added = 0
     block = min(_GRID_BLOCK, n)
-    e_buf, flat_buf = np.empty(block, np.uint64), np.empty(block, np.int64)  # reused: no page faults
+    e_buf, flat_buf = (
+        np.empty(block, np.uint64),
+        np.empty(block, np.int64),
+    )  # reused: no page faults
     for a in range(0, n, block):
         b = min(a + block, n)
         e, flat = e_buf[: b - a], flat_buf[: b - a]

@@ -17,7 +17,8 @@ divisor of the integers there, so equal weights count as unit weights); when
 the integers stay below
 :math:`2^{62}` the area is counted in integers (a 128-bit dot product, no
 overflow at any size) and rounded once, otherwise it is computed in floats
-after scaling the largest total to [0.5, 1). Either way, multiplying every
+after scaling the largest total to [0.5, 1), in fixed blocks of ``2**16`` entries
+(no full-size temporaries; the value depends only on the entries). Either way, multiplying every
 weight by a power of two changes nothing, not even the last bit, and neither
 :math:`A B` nor :math:`U` can overflow or underflow.
 """

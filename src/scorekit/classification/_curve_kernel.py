@@ -124,9 +124,14 @@ def curve_from_chunk(y: BoolArray, s: FloatArray, w: FloatArray | None = None) -
     return _curve(y, s, w)
 
 
-def _curve(y: BoolArray, s: FloatArray, w: FloatArray | None, with_scores: bool = True) -> CurveState:
-    """:func:`curve_from_chunk`; ``with_scores=False``: weighted continuous scores skip the
-    score column (``scores`` is then empty: for the AUC, which reads only the weights)."""
+def _curve(
+    y: BoolArray, s: FloatArray, w: FloatArray | None, with_scores: bool = True
+) -> CurveState:
+    """:func:`curve_from_chunk`, optionally without the score column.
+
+    ``with_scores=False``: weighted continuous scores skip gathering the scores
+    (``scores`` is then empty: for the AUC, which reads only the weights).
+    """
     if w is not None and not w.all():
         keep = w != 0
         y, s, w = y[keep], s[keep], w[keep]
