@@ -25,6 +25,8 @@ weight by a power of two changes nothing, not even the last bit, and neither
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 from .._errors import ParameterError
@@ -199,6 +201,9 @@ def segment_pair_fractions(
     brought to [0.5, 1)), so no segment's :math:`A B` overflows or underflows
     and scaling all weights by a power of two changes no bit. Unit weights are
     counted exactly (all partial sums are integers below :math:`2^{53}`).
+    Segments are taken in runs of about ``2**16`` entries (whole segments, cut
+    where the offsets fall: the same runs for the same state), so temporaries
+    stay small.
 
     >>> a, b = np.array([1.0, 0.0, 2.0, 0.0]), np.array([0.0, 1.0, 0.0, 2.0])
     >>> segment_pair_fractions(a, b, np.array([0, 2, 4]))[2].tolist()
@@ -207,6 +212,23 @@ def segment_pair_fractions(
     if offsets.size < 2:
         empty = np.zeros(0)
         return empty, empty, empty
+    n_seg = offsets.size - 1
+    cuts = np.searchsorted(offsets, np.arange(_BLOCK, int(offsets[-1]), _BLOCK), "right") - 1
+    cuts = np.unique(np.r_[0, cuts[(cuts > 0) & (cuts < n_seg)], n_seg])
+    parts = [
+        _run_pair_fractions(a, b, offsets[i : j + 1]) for i, j in itertools.pairwise(cuts.tolist())
+    ]
+    total_a, total_b, frac = (np.concatenate(p) for p in zip(*parts, strict=True))
+    _check_totals(float(np.sum(total_a)), float(np.sum(total_b)))
+    return total_a, total_b, frac
+
+
+def _run_pair_fractions(
+    a: FloatArray, b: FloatArray, offsets: IntArray
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """:func:`segment_pair_fractions` of the consecutive segments ``offsets`` (a run)."""
+    first, last = int(offsets[0]), int(offsets[-1])
+    a, b, offsets = a[first:last], b[first:last], offsets - first
     starts = offsets[:-1]
     exp = np.frexp(np.maximum.reduceat(np.maximum(a, b), starts))[1]
     exp_of = np.repeat(exp, np.diff(offsets))
@@ -216,6 +238,4 @@ def segment_pair_fractions(
     u = segment_half_pairs(an, bn, offsets)
     with np.errstate(divide="ignore", invalid="ignore"):
         frac = np.where((n_a > 0) & (n_b > 0), u / (n_a * n_b), np.nan)
-    total_a, total_b = np.ldexp(n_a, exp), np.ldexp(n_b, exp)
-    _check_totals(float(np.sum(total_a)), float(np.sum(total_b)))
-    return total_a, total_b, frac
+    return np.ldexp(n_a, exp), np.ldexp(n_b, exp), frac
