@@ -13,7 +13,9 @@ data use are stored.
 with a bin) give a :class:`SegmentSums`; states add with :func:`add_segment_sums` or,
 keyed, with :func:`merge_keyed`; :func:`round_sums` rounds every segment once,
 vectorised; :func:`encode_segment_sums` is the JSON-safe form. Rows are processed in
-blocks of ``2**16`` (cache-sized buffers).
+blocks of ``2**16`` (cache-sized buffers). Many rows in few bins take a faster exact
+path first: float sums per (bin, exponent) of the values' high and low 26-bit halves
+(:func:`_exponent_bin_sums`), then the limbs over those few bucket totals.
 """
 
 from __future__ import annotations
@@ -173,8 +175,10 @@ def segment_sums(x: FloatArray, starts: IntArray) -> SegmentSums:
 def bin_sums(x: FloatArray, bins: IntArray, n_bins: int) -> SegmentSums:
     """Exact sums of ``x`` per bin: segment ``b`` adds every ``x[i]`` with ``bins[i] == b``.
 
-    Blocks of 2**16 rows; per block, a float64 ``np.bincount`` of the chunks (below
-    2**32, so exact) added into int64 limbs.
+    Many rows in few bins of one sign go by :func:`_exponent_bin_sums` (two float
+    ``np.bincount`` per block over (bin, exponent) buckets, exact); otherwise blocks
+    of 2**16 rows, per block a float64 ``np.bincount`` of the chunks (below 2**32,
+    so exact) added into int64 limbs.
 
     >>> s = bin_sums(np.array([0.1, 1e100, 0.2, -1e100]), np.array([0, 1, 0, 1]), 3)
     >>> round_sums(s).tolist()
@@ -182,11 +186,18 @@ def bin_sums(x: FloatArray, bins: IntArray, n_bins: int) -> SegmentSums:
     """
     bins = np.asarray(bins, dtype=np.int64)
     x = np.ascontiguousarray(x, dtype=np.float64)
+    fast = _exponent_bin_sums(x, bins, n_bins)
+    return fast if fast is not None else _limb_bin_sums(x, bins, n_bins)
+
+
+def _limb_bin_sums(x: FloatArray, bins: IntArray, n_bins: int) -> SegmentSums:
+    """:func:`bin_sums` on the limbs, every row (``x`` float64, ``bins`` int64)."""
     n = x.shape[0]
     if n > _MAX_ROWS:
         cut = n // 2
         return add_segment_sums(
-            bin_sums(x[:cut], bins[:cut], n_bins), bin_sums(x[cut:], bins[cut:], n_bins)
+            _limb_bin_sums(x[:cut], bins[:cut], n_bins),
+            _limb_bin_sums(x[cut:], bins[cut:], n_bins),
         )
     out = _Columns(n_bins)
     chunker = _Chunks(min(_BLOCK, max(n, 1)))
@@ -208,6 +219,72 @@ def bin_sums(x: FloatArray, bins: IntArray, n_bins: int) -> SegmentSums:
             xb = x[a : a + _BLOCK]
             out.special += np.bincount(b, np.where(np.isfinite(xb), 0.0, xb), n_bins)
     return out.finish()
+
+
+_SPLIT = np.uint64(((1 << 64) - 1) ^ ((1 << 26) - 1))  # all bits but the low 26 of the significand
+_GRID_BLOCK = 1 << 18
+_GRID_MIN_ROWS = 1 << 16  # fewer rows: the limbs directly
+_GRID_FLUSH = 1 << 25  # rows per float accumulator: sums of 27-bit integers stay below 2**53
+
+
+def _exponent_field(v: float) -> int:
+    return int(np.array(v, dtype=np.float64).view(np.uint64)) >> 52 & 0x7FF
+
+
+def _exponent_bin_sums(x: FloatArray, bins: IntArray, n_bins: int) -> SegmentSums | None:
+    """:func:`bin_sums` for many rows in few bins of one sign: float sums per (bin, exponent).
+
+    Clearing the low 26 significand bits splits ``x = hi + lo`` exactly; in the unit
+    of a value's exponent field ``E``, ``hi`` is an integer below ``2**27`` and ``lo``
+    one below ``2**26``. ``np.bincount`` adds them per (bin, ``E``) bucket in
+    float64: exact while fewer than ``2**26`` rows are added (accumulators are
+    flushed every ``2**25`` rows). The few bucket totals are then summed per bin
+    on the limbs. ``None`` (use the limbs for every row) when the rows are few, not
+    all of one sign (zero included), not finite, or the buckets would be many.
+    """
+    n = x.shape[0]
+    if n < _GRID_MIN_ROWS or n_bins == 0:
+        return None
+    low, high = float(x.min()), float(x.max())
+    if not (np.isfinite(low) and np.isfinite(high)) or low <= 0.0 <= high:
+        return None
+    small, big = (low, high) if low > 0 else (-high, -low)
+    e_min, e_max = _exponent_field(small), _exponent_field(big)
+    n_e = e_max - e_min + 1
+    size = n_bins * n_e
+    if size > max(1 << 12, n >> 4):
+        return None
+    bits = x.view(np.uint64)
+    parts: list[FloatArray] = []
+    end = size + e_min  # bucket bin · n_e + E: the first e_min entries stay empty
+    acc = np.zeros((2, end))
+    added = 0
+    block = min(_GRID_BLOCK, n)
+    e_buf, flat_buf = (
+        np.empty(block, np.uint64),
+        np.empty(block, np.int64),
+    )  # reused: no page faults
+    for a in range(0, n, block):
+        b = min(a + block, n)
+        e, flat = e_buf[: b - a], flat_buf[: b - a]
+        np.right_shift(bits[a:b], np.uint64(52), out=e)
+        if low < 0:
+            e &= np.uint64(0x7FF)
+        np.multiply(bins[a:b], n_e, out=flat)
+        flat += e.view(np.int64)
+        hi = np.bitwise_and(bits[a:b], _SPLIT, out=e).view(np.float64)
+        acc[0] += np.bincount(flat, hi, end)
+        np.subtract(x[a:b], hi, out=hi)  # lo
+        acc[1] += np.bincount(flat, hi, end)
+        added += b - a
+        if added >= _GRID_FLUSH:
+            parts.append(acc[:, e_min:].reshape(-1))
+            acc, added = np.zeros((2, end)), 0
+    parts.append(acc[:, e_min:].reshape(-1))
+    values = np.concatenate(parts)
+    owner = np.tile(np.repeat(np.arange(n_bins, dtype=np.int64), n_e), 2 * len(parts))
+    keep = values != 0.0
+    return _limb_bin_sums(values[keep], owner[keep], n_bins)
 
 
 def normalize_limbs(limbs: IntArray) -> IntArray:

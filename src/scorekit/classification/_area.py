@@ -17,12 +17,15 @@ divisor of the integers there, so equal weights count as unit weights); when
 the integers stay below
 :math:`2^{62}` the area is counted in integers (a 128-bit dot product, no
 overflow at any size) and rounded once, otherwise it is computed in floats
-after scaling the largest total to [0.5, 1). Either way, multiplying every
+after scaling the largest total to [0.5, 1), in fixed blocks of ``2**16`` entries
+(no full-size temporaries; the value depends only on the entries). Either way, multiplying every
 weight by a power of two changes nothing, not even the last bit, and neither
 :math:`A B` nor :math:`U` can overflow or underflow.
 """
 
 from __future__ import annotations
+
+import itertools
 
 import numpy as np
 
@@ -70,13 +73,25 @@ def auc_value(numerator: float, n_a: float, n_b: float) -> float:
     return float(np.float64(numerator) / (np.float64(n_a) * np.float64(n_b)))
 
 
-def _grid(a: FloatArray, b: FloatArray) -> int:
-    """The largest ``e`` with every entry of ``a`` and ``b`` a multiple of ``2**e``."""
-    x = np.concatenate([a[a > 0], b[b > 0]])
-    m, e = np.frexp(x)  # x = m 2**e, m in [0.5, 1): m 2**53 is an integer
-    units = np.ldexp(m, 53).astype(np.int64)
-    lowest = units & -units  # its lowest set bit
-    return int(np.min(e - 53 + np.frexp(lowest.astype(np.float64))[1] - 1))
+#: Rows per block of the weighted checks and of the float area (cache-sized temporaries).
+_BLOCK = 1 << 16
+
+
+def _on_grid(x: FloatArray, e: int) -> bool:
+    """Whether every entry of ``x`` is a whole multiple of ``2**e`` (blocks; stops at a miss).
+
+    ``x / 2**e`` rounded to an integer and scaled back must give ``x`` again: exact
+    for a multiple (the integer is below ``2**61`` here), and for any other entry the
+    rounding (or an underflow to 0) changes it.
+    """
+    for start in range(0, x.size, _BLOCK):
+        block = x[start : start + _BLOCK]
+        v = np.ldexp(block, -e)
+        np.rint(v, out=v)
+        np.ldexp(v, e, out=v)
+        if not np.array_equal(v, block):
+            return False
+    return True
 
 
 def _exact_dot(x: IntArray, y: IntArray) -> int:
@@ -119,12 +134,11 @@ def pair_fraction(a: FloatArray, b: FloatArray) -> float | None:
         return None
     _check_totals(total_a, total_b)
     ai = bi = None
-    if max(total_a, total_b) < 2.0**61:  # whole weights (counts): no grid to find
-        ai, bi = a.astype(np.int64), b.astype(np.int64)
-        if not (np.array_equal(ai, a) and np.array_equal(bi, b)):
-            ai = bi = None
-    e = 0 if ai is not None else _grid(a, b)
-    if ai is None and np.ldexp(max(total_a, total_b), -e) < 2.0**61:  # integers on the grid
+    top = int(np.frexp(max(total_a, total_b))[1])  # totals below 2**top
+    # the coarsest grid 2**e on which both are integers below 2**61: e >= top - 61
+    whole = top <= 61 and _on_grid(a, 0) and _on_grid(b, 0)  # counts: no grid to find
+    e = 0 if whole else top - 61
+    if whole or (_on_grid(a, e) and _on_grid(b, e)):
         ai = np.ldexp(a, -e).astype(np.int64)
         bi = np.ldexp(b, -e).astype(np.int64)
     if ai is not None and bi is not None:  # sums in int64
@@ -140,9 +154,31 @@ def pair_fraction(a: FloatArray, b: FloatArray) -> float | None:
         small = 2.0 * n_a * n_b < 2.0**62  # np.dot cannot overflow
         count = int(np.dot(bi, twice)) if small else _exact_dot(bi, twice)
         return auc_value(count / 2, n_a, n_b)
-    k = int(np.frexp(max(total_a, total_b))[1])
-    an, bn = np.ldexp(a, -k), np.ldexp(b, -k)
-    return auc_value(float(half_pairs(an, bn)), float(an.sum()), float(bn.sum()))
+    return _float_fraction(a, b, top)
+
+
+def _float_fraction(a: FloatArray, b: FloatArray, k: int) -> float:
+    """The float area of :func:`pair_fraction`, weights scaled by ``2**-k``, in fixed blocks.
+
+    Blocks of ``2**16`` entries (cache-sized temporaries, no full-size copy): the
+    running total of ``a`` is carried from block to block and the block sums are
+    added in order, so the value depends only on the entries, not on the arrays'
+    memory layout.
+    """
+    carry = u = n_a = n_b = 0.0
+    for start in range(0, a.size, _BLOCK):
+        ab = np.ldexp(a[start : start + _BLOCK], -k)
+        bb = np.ldexp(b[start : start + _BLOCK], -k)
+        below = np.cumsum(ab)
+        below += carry
+        carry = float(below[-1])
+        n_a += float(np.sum(ab))
+        n_b += float(np.sum(bb))
+        ab *= 0.5
+        below -= ab
+        below *= bb
+        u += float(np.sum(below))
+    return auc_value(u, n_a, n_b)
 
 
 def segment_half_pairs(a: FloatArray, b: FloatArray, offsets: IntArray) -> FloatArray:
@@ -165,6 +201,9 @@ def segment_pair_fractions(
     brought to [0.5, 1)), so no segment's :math:`A B` overflows or underflows
     and scaling all weights by a power of two changes no bit. Unit weights are
     counted exactly (all partial sums are integers below :math:`2^{53}`).
+    Segments are taken in runs of about ``2**16`` entries (whole segments, cut
+    where the offsets fall: the same runs for the same state), so temporaries
+    stay small.
 
     >>> a, b = np.array([1.0, 0.0, 2.0, 0.0]), np.array([0.0, 1.0, 0.0, 2.0])
     >>> segment_pair_fractions(a, b, np.array([0, 2, 4]))[2].tolist()
@@ -173,6 +212,23 @@ def segment_pair_fractions(
     if offsets.size < 2:
         empty = np.zeros(0)
         return empty, empty, empty
+    n_seg = offsets.size - 1
+    cuts = np.searchsorted(offsets, np.arange(_BLOCK, int(offsets[-1]), _BLOCK), "right") - 1
+    cuts = np.unique(np.r_[0, cuts[(cuts > 0) & (cuts < n_seg)], n_seg])
+    parts = [
+        _run_pair_fractions(a, b, offsets[i : j + 1]) for i, j in itertools.pairwise(cuts.tolist())
+    ]
+    total_a, total_b, frac = (np.concatenate(p) for p in zip(*parts, strict=True))
+    _check_totals(float(np.sum(total_a)), float(np.sum(total_b)))
+    return total_a, total_b, frac
+
+
+def _run_pair_fractions(
+    a: FloatArray, b: FloatArray, offsets: IntArray
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """:func:`segment_pair_fractions` of the consecutive segments ``offsets`` (a run)."""
+    first, last = int(offsets[0]), int(offsets[-1])
+    a, b, offsets = a[first:last], b[first:last], offsets - first
     starts = offsets[:-1]
     exp = np.frexp(np.maximum.reduceat(np.maximum(a, b), starts))[1]
     exp_of = np.repeat(exp, np.diff(offsets))
@@ -182,6 +238,4 @@ def segment_pair_fractions(
     u = segment_half_pairs(an, bn, offsets)
     with np.errstate(divide="ignore", invalid="ignore"):
         frac = np.where((n_a > 0) & (n_b > 0), u / (n_a * n_b), np.nan)
-    total_a, total_b = np.ldexp(n_a, exp), np.ldexp(n_b, exp)
-    _check_totals(float(np.sum(total_a)), float(np.sum(total_b)))
-    return total_a, total_b, frac
+    return np.ldexp(n_a, exp), np.ldexp(n_b, exp), frac

@@ -63,7 +63,11 @@ class ExactPart:
 
 def whole_weights(w: FloatArray) -> bool:
     """Whether float sums of ``w`` are exact in any order: whole numbers, total below 2**53."""
-    return bool(np.array_equal(w, np.rint(w)) and float(np.sum(w)) < 2.0**53)
+    for start in range(0, w.size, 1 << 16):  # blocks: fractional weights stop at the first
+        block = w[start : start + (1 << 16)]
+        if not np.array_equal(block, np.rint(block)):
+            return False
+    return bool(float(np.sum(w)) < 2.0**53)
 
 
 def _take(s: SegmentSums, rows: IntArray) -> SegmentSums:
@@ -92,12 +96,17 @@ def exact_runs(
     return runs, pos, neg, part
 
 
-def exact_bins(cells: IntArray, w: FloatArray, seen: IntArray) -> ExactPart:
-    """Exact sums per cell ``2 code + label``, kept for the codes ``seen`` (in entry order)."""
-    n_cells = int(cells.max()) + 1 if cells.size else 0
-    sums = bin_sums(w, cells, max(n_cells, 2 * int(seen.max()) + 2))
+def exact_bins(cells: IntArray, w: FloatArray, n_codes: int) -> tuple[IntArray, ExactPart]:
+    """Exact sums per cell ``2 code + label`` (codes below ``n_codes``), kept for the codes seen.
+
+    Returns the codes with weight, highest first (the curve's entry order), and
+    the :class:`ExactPart` of those entries.
+    """
+    sums = bin_sums(w, cells, 2 * n_codes)
+    r = round_sums(sums)
+    seen = np.flatnonzero((r[0::2] != 0) | (r[1::2] != 0))[::-1]
     rows = np.stack([2 * seen, 2 * seen + 1], axis=1).reshape(-1)
-    return ExactPart(np.arange(seen.size), _take(sums, rows))
+    return seen, ExactPart(np.arange(seen.size), _take(sums, rows))
 
 
 def _two_sum_exact(x: FloatArray, y: FloatArray) -> BoolArray:

@@ -30,7 +30,8 @@ from .._typing import BoolArray, FloatArray
 from .._validation import undefined
 from ._area import auc_value, pair_fraction
 from ._code_counts import code_counts, curve_from_code_counts
-from ._curve_exact import ExactPart, exact_bins, exact_runs, merge_exact, whole_weights
+from ._curve_exact import ExactPart, exact_bins, merge_exact, whole_weights
+from ._curve_weighted import weighted_entries
 from ._sortkeys import DecimalCodes, SortedRows, decimal_codes, sort_rows
 
 __all__ = [
@@ -100,13 +101,13 @@ def _curve_from_codes(y: BoolArray, dc: DecimalCodes, w: FloatArray | None) -> C
         return curve_from_code_counts(code_counts(y, dc), dc)
     cells = np.left_shift(dc.codes, 1)
     cells |= y
+    if w is not None and not whole_weights(w):  # fractional weights: exact sums per cell
+        seen, part = exact_bins(cells, w, dc.size)
+        return CurveState(dc.scores(seen), *part.rounded(), part)
     counts = np.bincount(cells, weights=w, minlength=2 * dc.size).astype(np.float64, copy=False)
     neg, pos = counts[0::2], counts[1::2]
     seen = np.flatnonzero((neg != 0) | (pos != 0))[::-1]
-    if w is None or whole_weights(w):
-        return CurveState(dc.scores(seen), pos[seen], neg[seen])
-    part = exact_bins(cells, w, seen)
-    return CurveState(dc.scores(seen), *part.rounded(), part)
+    return CurveState(dc.scores(seen), pos[seen], neg[seen])
 
 
 def curve_from_chunk(y: BoolArray, s: FloatArray, w: FloatArray | None = None) -> CurveState:
@@ -114,11 +115,23 @@ def curve_from_chunk(y: BoolArray, s: FloatArray, w: FloatArray | None = None) -
 
     Scores that are exact decimals over a small range are counted with one
     ``np.bincount`` (:func:`._sortkeys.decimal_codes`); otherwise unweighted
-    rows are ordered by one sort of packed keys, weighted rows by one ``argsort``.
+    rows are ordered by one sort of packed keys (weighted rows: with their index,
+    :mod:`._curve_weighted`).
 
     >>> c = curve_from_chunk(np.array([True, False, True]), np.array([0.5, 0.5, 0.2]))
     >>> c.scores.tolist(), c.pos.tolist(), c.neg.tolist()
     ([0.5, 0.2], [1.0, 1.0], [1.0, 0.0])
+    """
+    return _curve(y, s, w)
+
+
+def _curve(
+    y: BoolArray, s: FloatArray, w: FloatArray | None, with_scores: bool = True
+) -> CurveState:
+    """:func:`curve_from_chunk`, optionally without the score column.
+
+    ``with_scores=False``: weighted continuous scores skip gathering the scores
+    (``scores`` is then empty: for the AUC, which reads only the weights).
     """
     if w is not None and not w.all():
         keep = w != 0
@@ -131,17 +144,8 @@ def curve_from_chunk(y: BoolArray, s: FloatArray, w: FloatArray | None = None) -
         return _curve_from_codes(y, dc, w)
     if w is None:
         return _curve_from_sorted(sort_rows(y, s))
-    order = np.argsort(s)[::-1]
-    s_sorted = s[order]
-    starts = np.flatnonzero(np.r_[True, s_sorted[1:] != s_sorted[:-1]])
-    y_sorted, w_sorted = y[order], w[order]
-    pos = np.add.reduceat(np.where(y_sorted, w_sorted, 0.0), starts)
-    neg = np.add.reduceat(np.where(y_sorted, 0.0, w_sorted), starts)
-    exact = None if whole_weights(w) else exact_runs(y_sorted, w_sorted, starts, s.size)
-    if exact is None:
-        return CurveState(s_sorted[starts] + 0.0, pos, neg)
-    runs, pos[runs], neg[runs], part = exact
-    return CurveState(s_sorted[starts] + 0.0, pos, neg, part)
+    pos, neg, part, scores = weighted_entries(y, s, w, with_scores=with_scores)
+    return CurveState(np.zeros(0) if scores is None else scores, pos, neg, part)
 
 
 def merge_curves(a: CurveState, b: CurveState) -> CurveState:
@@ -361,7 +365,7 @@ def binary_auc(y: BoolArray, s: FloatArray, w: FloatArray | None) -> float:
     ones, Σ_runs pos·neg, count one half.
     """
     if w is not None or s.size == 0:
-        return auc_from_curve(curve_from_chunk(y, s, w))
+        return auc_from_curve(_curve(y, s, w, with_scores=False))
     dc = decimal_codes(s)
     if dc is not None:  # few distinct decimal scores: counted, not sorted (empty codes add 0)
         value = pair_fraction(*_unit_counts(y, dc))

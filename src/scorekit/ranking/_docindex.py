@@ -114,7 +114,9 @@ def doc_index(
     keys: U64 = np.empty(n, np.uint64)
     for lo in range(0, n, _CHUNK):  # chunks keep the temporaries small
         hi = min(lo + _CHUNK, n)
-        part = pair_keys(doc[lo:hi], query[lo:hi], n_queries, n if n_rows is None else max(n, n_rows))
+        part = pair_keys(
+            doc[lo:hi], query[lo:hi], n_queries, n if n_rows is None else max(n, n_rows)
+        )
         np.bitwise_or(part, np.arange(lo, hi, dtype=np.uint64), out=keys[lo:hi])
     _sort(keys, starts, grouped)
     same_parts = []

@@ -79,7 +79,8 @@ def _sort_by_code_and_score(
     whose scores differ are re-ordered by score within their run.
     """
     gbits = max(1, int(codes.max()).bit_length())
-    sbits = 64 - gbits
+    ibits = max(1, (codes.size - 1).bit_length())
+    sbits = max(1, 64 - gbits - ibits)
     key = order_bits(scores)
     lo = key.min()
     key -= lo
@@ -88,8 +89,11 @@ def _sort_by_code_and_score(
     if shift:
         key >>= np.uint64(shift)
     key |= np.left_shift(codes.astype(np.uint64), np.uint64(sbits))
-    order = np.argsort(key)
-    k = key[order]
+    if gbits + sbits + ibits <= 64:  # the row index packed below: one sort of keys, no argsort
+        order, k = _sort_with_rows(key, ibits)
+    else:  # pragma: no cover - more than 2**63 group codes and rows together
+        order = np.argsort(key)
+        k = key[order]
     del key
     s = scores[order]
     s += 0.0  # -0.0 as 0.0
@@ -106,6 +110,33 @@ def _sort_by_code_and_score(
     return order, c, s
 
 
+def _sort_with_rows(key: U64Array, ibits: int) -> tuple[IntArray, U64Array]:
+    """``(argsort(key), key sorted)`` from one sort of ``key << ibits | row`` (two threads)."""
+    key <<= np.uint64(ibits)
+    for start in range(0, key.size, 1 << 16):  # the row numbers, block by block
+        key[start : start + (1 << 16)] |= np.arange(
+            start, min(start + (1 << 16), key.size), dtype=np.uint64
+        )
+    sort_uint64(key)
+    order = (key & np.uint64((1 << ibits) - 1)).view(np.int64)
+    key >>= np.uint64(ibits)
+    return order, key
+
+
+def _entries(
+    codes: IntArray, scores: FloatArray, labels: AnyArray | None
+) -> tuple[IntArray, IntArray, IntArray, FloatArray, AnyArray, IntArray]:
+    """Rows ordered by (code, score): ``(order, starts, entry codes, entry scores, groups, offsets)``."""
+    order, c, s = _sort_by_code_and_score(codes, scores)
+    starts = np.flatnonzero(np.r_[True, (c[1:] != c[:-1]) | (s[1:] != s[:-1])])
+    e_code, e_scores = c[starts], s[starts]
+    g_starts = np.flatnonzero(np.r_[True, e_code[1:] != e_code[:-1]])
+    present = e_code[g_starts]
+    groups = present if labels is None else np.asarray(labels)[present]
+    offsets = np.r_[g_starts, e_code.size].astype(np.int64)
+    return order, starts, e_code, e_scores, groups, offsets
+
+
 def _aggregate(
     codes: IntArray,
     scores: FloatArray,
@@ -118,15 +149,9 @@ def _aggregate(
     Also returns the sorting ``order`` of the rows and the ``starts`` of each
     entry's rows in it (float sums: the callers make them exact).
     """
-    order, c, s = _sort_by_code_and_score(codes, scores)
-    starts = np.flatnonzero(np.r_[True, (c[1:] != c[:-1]) | (s[1:] != s[:-1])])
-    e_code, e_scores = c[starts], s[starts]
+    order, starts, _, e_scores, groups, offsets = _entries(codes, scores, labels)
     pos = np.add.reduceat(pos_w[order], starts)
     neg = np.add.reduceat(neg_w[order], starts)
-    g_starts = np.flatnonzero(np.r_[True, e_code[1:] != e_code[:-1]])
-    present = e_code[g_starts]
-    groups = present if labels is None else np.asarray(labels)[present]
-    offsets = np.r_[g_starts, e_code.size].astype(np.int64)
     return GroupedCurveState(groups, offsets, e_scores, pos, neg), order, starts
 
 
@@ -142,17 +167,23 @@ def grouped_curve_from_chunk(
     ``g_codes`` are integer group codes, ``y`` the positives, ``s`` the scores
     and ``w`` the weights (``None``: 1). ``groups[c]`` is the label of code
     ``c`` (sorted ascending, as ``np.unique`` returns them); without it the
-    codes are the labels. Only groups with rows appear in the state.
+    codes are the labels. Only groups with rows appear in the state. The
+    labels and weights are gathered once into the sorted order and split there.
     """
     if s.size == 0:
         return _empty_state(groups)
-    yf = y.astype(np.float64)
-    pos_w = yf if w is None else w * yf
-    neg_w = 1.0 - yf if w is None else w * (1.0 - yf)
-    state, order, starts = _aggregate(np.asarray(g_codes, np.int64), s, pos_w, neg_w, groups)
+    order, starts, _, e_scores, labels, offsets = _entries(np.asarray(g_codes, np.int64), s, groups)
+    y_sorted = y[order]
+    w_sorted = np.ones(order.size) if w is None else w[order]
+    pos_rows = w_sorted * y_sorted
+    pos = np.add.reduceat(pos_rows, starts)
+    np.subtract(w_sorted, pos_rows, out=pos_rows)  # the negatives' weights
+    neg = np.add.reduceat(pos_rows, starts)
+    del pos_rows
+    state = GroupedCurveState(labels, offsets, e_scores, pos, neg)
     if w is None or whole_weights(w):
         return state
-    exact = exact_runs(y[order], w[order], starts, s.size)
+    exact = exact_runs(y_sorted, w_sorted, starts, s.size)
     if exact is None:
         return state
     runs, state.pos[runs], state.neg[runs], part = exact

@@ -1,0 +1,166 @@
+"""Weighted rows in decreasing score order without ``argsort``: packed keys, one sort.
+
+The weighted curve (``curve_from_chunk`` with weights, and weighted ``roc_auc``)
+needs each row's weight in score order. An ``argsort`` is slow (one thread, an
+index sort) and its three gathers double the memory; here each row becomes one
+``uint64`` key instead::
+
+    score bucket | row index | label
+
+The bucket is the row's order-preserving score bits counted down from the
+highest score (so an ascending sort gives decreasing scores), shifted right
+by the trailing zeros all scores share and, when more bits are needed than
+there is room for beside the index, truncated. The keys are sorted by
+:func:`._sortkeys.sort_uint64` (two threads); the label is read from the
+sorted keys and the index gathers the weights once.
+
+Truncation can put distinct scores in one bucket: such rows sit next to each
+other (their keys share the bucket bits). Only the rows of buckets holding two
+rows or more are looked at: their scores are gathered and they are re-sorted by
+score within their bucket (a handful for continuous scores). Equal scores in
+one bucket are true ties (one curve entry); their weights are summed exactly
+by :func:`._curve_exact.exact_runs`.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+
+from .._typing import BoolArray, FloatArray, IntArray
+from ._curve_exact import ExactPart, exact_runs, whole_weights
+from ._sortkeys import UIntArray, order_bits, sort_uint64
+
+__all__ = ["WeightedEntries", "weighted_entries"]
+
+_ONE = np.uint64(1)
+_BLOCK = 1 << 16
+
+#: ``(pos, neg, exact, scores)``: class weights per distinct score (decreasing),
+#: the exact part (or None) and the scores (None unless asked for).
+WeightedEntries = tuple[FloatArray, FloatArray, ExactPart | None, FloatArray | None]
+
+
+def _pack(s: FloatArray, y: BoolArray, index_bits: int, score_bits: int) -> tuple[UIntArray, int]:
+    """Keys ``bucket << (index_bits + 1) | row << 1 | label``; returns them and the shift.
+
+    The bucket is ``(highest score bits − score bits) >> shift``; ``shift`` keeps
+    it within ``score_bits`` bits. ``shift`` equal to the shared trailing zeros
+    means no truncation (equal buckets are equal scores).
+    """
+    key = order_bits(s, bool(s.min() < 0))
+    hi = key.max()
+    np.subtract(hi, key, out=key)
+    spread = int(key.max())
+    tz = 0
+    if spread:
+        ored = int(np.bitwise_or.reduce(key))
+        tz = (ored & -ored).bit_length() - 1
+    shift = tz + max(0, (spread >> tz).bit_length() - score_bits)
+    if shift:
+        key >>= np.uint64(shift)
+    key <<= np.uint64(index_bits + 1)
+    label = y.view(np.uint8)
+    for start in range(0, s.size, _BLOCK):  # row << 1 | label, block by block (no n-row temp)
+        stop = min(start + _BLOCK, s.size)
+        rows = np.arange(start, stop, dtype=np.uint64)
+        rows <<= _ONE
+        rows |= label[start:stop]
+        key[start:stop] |= rows
+    return key, shift - tz
+
+
+def _same_bucket(key: UIntArray, index_bits: int) -> IntArray:
+    """Sorted positions ``i`` whose key shares its bucket with the key at ``i + 1``."""
+    out = []
+    cut = np.uint64(index_bits + 1)
+    for start in range(0, key.size - 1, _BLOCK):
+        stop = min(start + _BLOCK, key.size - 1)
+        x = np.bitwise_xor(key[start + 1 : stop + 1], key[start:stop])
+        x >>= cut
+        out.append(np.flatnonzero(x == 0) + start)
+    return np.concatenate(out) if out else np.zeros(0, np.intp)
+
+
+def _resolve_buckets(
+    key: UIntArray, s: FloatArray, shared: IntArray, index_bits: int, mask: np.uint64
+) -> IntArray:
+    """Re-sort the rows of shared buckets by decreasing score; the positions tied with the next.
+
+    ``shared`` are the positions :func:`_same_bucket` found; their rows (and the
+    next ones) are gathered, ordered by (bucket, decreasing score) — a bucket's
+    rows keep their positions as a block — and written back into ``key``.
+    """
+    at = np.union1d(shared, shared + 1)
+    k = key[at]
+    scores = s[((k >> _ONE) & mask).astype(np.intp)] + 0.0
+    order = np.lexsort((-scores, k >> np.uint64(index_bits + 1)))
+    key[at] = k[order]
+    scores = scores[order]
+    i = np.searchsorted(at, shared)
+    tied: IntArray = shared[scores[i] == scores[i + 1]]
+    return tied
+
+
+def weighted_entries(
+    y: BoolArray,
+    s: FloatArray,
+    w: FloatArray,
+    *,
+    with_scores: bool = True,
+    score_bits: int | None = None,
+) -> WeightedEntries:
+    """Positive and negative weight per distinct score, decreasing (``s`` finite, ``w > 0``).
+
+    One sort of packed keys (module docstring); a float is a single row's weight
+    or, for tied rows, their exact sum rounded once (:func:`._curve_exact.exact_runs`).
+    ``with_scores=False`` skips gathering the scores (AUC needs only the weights);
+    ``score_bits`` forces truncation of the score bits (for tests).
+
+    >>> pos, neg, _, sc = weighted_entries(
+    ...     np.array([True, False, True]), np.array([0.2, 0.5, 0.5]), np.array([1.5, 2.0, 0.25])
+    ... )
+    >>> sc.tolist(), pos.tolist(), neg.tolist()
+    ([0.5, 0.2], [0.25, 1.5], [2.0, 0.0])
+    """
+    n = s.size
+    index_bits = max(1, (n - 1).bit_length())
+    bits = 63 - index_bits if score_bits is None else score_bits
+    key, truncated = _pack(s, y, index_bits, bits)
+    sort_uint64(key)
+    mask = np.uint64((1 << index_bits) - 1)
+    tied = _same_bucket(key, index_bits)
+    if truncated and tied.size:
+        tied = _resolve_buckets(key, s, tied, index_bits, mask)
+    if sys.byteorder == "little":  # the label bit is in the first byte of each key
+        label = (key.view(np.uint8)[::8] & np.uint8(1)).view(bool)
+    else:  # pragma: no cover - big-endian machines
+        label = (key & _ONE).astype(bool)
+    key >>= _ONE
+    key &= mask
+    rows = key.view(np.int64)  # the row of each sorted position
+    weight = w[rows]
+    if tied.size == 0:  # every row its own score
+        scores = s[rows] + 0.0 if with_scores else None
+        neg = rows.view(np.float64)  # the index buffer is not needed any more
+        np.copyto(neg, weight)
+        np.copyto(neg, 0.0, where=label)
+        np.multiply(weight, label, out=weight)
+        return weight, neg, None, scores
+    new = np.ones(n, dtype=bool)
+    new[tied + 1] = False
+    starts = np.flatnonzero(new)
+    del new
+    scores = s[rows[starts]] + 0.0 if with_scores else None
+    exact = None if whole_weights(w) else exact_runs(label, weight, starts, n)
+    neg = rows.view(np.float64)
+    np.copyto(neg, weight)
+    np.copyto(neg, 0.0, where=label)
+    np.multiply(weight, label, out=weight)
+    pos_sum = np.add.reduceat(weight, starts)
+    neg_sum = np.add.reduceat(neg, starts)
+    if exact is None:
+        return pos_sum, neg_sum, None, scores
+    runs, pos_sum[runs], neg_sum[runs], part = exact
+    return pos_sum, neg_sum, part, scores
