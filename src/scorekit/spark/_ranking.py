@@ -212,9 +212,11 @@ def evaluate(
 
     ``run_df`` has columns ``query, doc, score`` and ``qrels_df`` columns
     ``query, doc, relevance`` (other names with the keyword arguments; ids are
-    strings or integers). The rows of both are repartitioned together by
-    query into ``npartitions`` partitions (default: the run's count), so each
-    partition holds whole queries; each partition gives the engine's ranked
+    strings or integers). The rows of both are partitioned by query into
+    ``npartitions`` partitions (default: the run's count), so each
+    partition holds whole queries (a run already hash-partitioned by query
+    into that many partitions, e.g. by a join on it, is not shuffled again
+    on Spark 4); each partition gives the engine's ranked
     state, the states are concatenated on the driver, and the measures run
     once: the result (per-query values, means, ``to_trec_eval()``) is that of
     :func:`scorekit.evaluate`. Options as :func:`scorekit.evaluate` (keywords
