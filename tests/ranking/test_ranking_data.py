@@ -224,6 +224,32 @@ def test_integer_ids_become_text():
     assert run.to_dict() == {"3": {"9": 1.0, "10": 1.0}}  # "9" > "10" as text
 
 
+def test_integer_ids_text_equals_numpy_formatting():
+    """The vectorised decimal text of integer ids is NumPy's ``astype("S")``, extremes included."""
+    from scorekit.ranking._ids import decimal_bytes, id_bytes
+
+    rng = np.random.default_rng(11)
+    edges = [0, 1, -1, 9, 10, -10, 99, 100, 2**31, 2**32 - 1, 2**32, 10**9 - 1, 10**9]
+    edges += [10**18, 10**18 - 1, -(10**18), 2**63 - 1, -(2**63), -(2**63) + 1]
+    values = np.concatenate(
+        [
+            np.array(edges, np.int64),
+            rng.integers(-(2**63), 2**63 - 1, 3000, dtype=np.int64),
+            10 ** rng.integers(0, 19, 3000) - rng.integers(0, 2, 3000),
+            -rng.integers(0, 1000, 3000),
+        ]
+    )
+    for part in (values, values[np.abs(values) < 10**7], values[values >= 0]):
+        got = decimal_bytes(part)
+        assert got.tolist() == part.astype("S").tolist()
+        width = max(len(str(v)) for v in part.tolist())
+        assert got.dtype.itemsize == -(-width // 8) * 8  # padded, no wider
+    assert decimal_bytes(np.array([3, 12])).dtype == np.dtype("S8")  # one word, not S21
+    assert id_bytes(np.array([3, 12], np.uint8), "doc").tolist() == [b"3", b"12"]
+    assert id_bytes(np.array([True]), "doc").tolist() == [b"1"]
+    assert decimal_bytes(np.zeros(0, np.int64)).size == 0
+
+
 def test_relevance_none_means_all_relevant():
     assert Qrels.from_arrays(["u", "u"], ["i1", "i2"], None).to_dict() == {"u": {"i1": 1, "i2": 1}}
 

@@ -3,6 +3,10 @@
 The frames are built partition by partition (``parallelize`` of chunks, one
 chunk per partition) from rows in random order, so groups and queries span
 partitions, and some partitions are empty, hold one row, or one class only.
+They are cached once built (every job then reads the JVM's copy instead of
+re-running the Python ``parallelize``) and small: each Spark job costs a task
+per partition, so the frames have as few partitions and rows as the cases
+need, and every module shares the one session of ``conftest.py``.
 """
 
 from __future__ import annotations
@@ -45,8 +49,11 @@ def spark(spark_session):
     return spark_session
 
 
-def chunked(spark, pdf, cuts):
-    """A Spark frame with one partition per slice of ``pdf`` between ``cuts`` (some empty)."""
+def chunked(spark, pdf, cuts, *, cache=False):
+    """A Spark frame with one partition per slice of ``pdf`` between ``cuts`` (some empty).
+
+    ``cache``: materialise it in the JVM once, for a frame that many jobs read.
+    """
     from pyspark.sql import types as T
 
     kinds = {"i": T.LongType(), "f": T.DoubleType(), "O": T.StringType(), "U": T.StringType()}
@@ -57,13 +64,17 @@ def chunked(spark, pdf, cuts):
     bounds = [0, *cuts, len(rows)]
     chunks = [rows[a:b] for a, b in itertools.pairwise(bounds)]
     rdd = spark.sparkContext.parallelize(chunks, len(chunks)).flatMap(lambda c: c)
-    return spark.createDataFrame(rdd, schema)
+    df = spark.createDataFrame(rdd, schema)
+    if cache:
+        df = df.cache()
+        df.count()
+    return df
 
 
 @pytest.fixture(scope="module")
 def frame(spark):
     rng = np.random.default_rng(2024)
-    n = 2000
+    n = 600
     s = np.round(rng.random(n), 2)  # ties
     y = (rng.random(n) < s).astype(np.int64)
     y[:40] = 0  # partition 0 (rows 0-39): one class only
@@ -76,8 +87,8 @@ def frame(spark):
             "y": y,
             "s": s,
             "w": rng.random(n) * 2,
-            "g": np.char.add("u", rng.integers(0, 150, n).astype(str)).astype(object),
-            "gi": rng.integers(0, 40, n),
+            "g": np.char.add("u", rng.integers(0, 60, n).astype(str)).astype(object),
+            "gi": rng.integers(0, 20, n),
             "t": words[true].astype(object),
             "p": words[pred].astype(object),
             "yt": target,
@@ -86,13 +97,18 @@ def frame(spark):
             "yp2": rng.random(n),
         }
     )
-    # partitions: one-class, empty, one row, then uneven slices (groups span them)
-    return pdf, chunked(spark, pdf, [40, 40, 41, 600, 601, 1300])
+    # partitions: one-class, empty, one row, then two uneven slices (groups span them)
+    return pdf, chunked(spark, pdf, [40, 40, 41, 250], cache=True)
 
 
 def test_roc_auc_and_ap_bit_for_bit(frame):
+    from pyspark.sql import functions as F
+
     pdf, df = frame
-    assert df.rdd.getNumPartitions() == 7
+    assert df.rdd.getNumPartitions() == 5
+    sizes = dict(df.groupBy(F.spark_partition_id()).count().collect())
+    assert sizes == {0: 40, 2: 1, 3: 209, 4: 350}  # partition 1 is empty
+    assert set(pdf.y[:40]) == {0}
     assert sks.roc_auc(df, label="y", score="s") == sk.roc_auc(pdf.y, pdf.s)
     assert sks.average_precision(df, label="y", score="s") == sk.average_precision(pdf.y, pdf.s)
 
@@ -269,6 +285,20 @@ def test_evaluate_queries_split_across_partitions(spark, options, int_ids):
     assert got.mean() == expected.mean()
     assert got.per_query == expected.per_query
     assert got.to_trec_eval(per_query=True) == expected.to_trec_eval(per_query=True)
+
+
+def test_evaluate_run_already_partitioned_by_query(spark):
+    """A run hash-partitioned by query (as a join or groupBy leaves it) is not shuffled again."""
+    qrels, run = _ranking_frames(np.random.default_rng(9), True)
+    run_df = spark.createDataFrame(run).repartition(3, "query").cache()
+    run_df.count()  # materialised: Spark knows its partitioning and drops the repartition
+    got = sks.evaluate(spark.createDataFrame(qrels), run_df, MEASURES, per_query=True)
+    expected = sk.evaluate(
+        sk.Qrels.from_frame(qrels), sk.Run.from_frame(run), MEASURES, per_query=True
+    )
+    assert got.per_query == expected.per_query
+    assert got.mean() == expected.mean()
+    run_df.unpersist()
 
 
 def test_ranking_accumulator_through_accumulate(spark):

@@ -60,7 +60,7 @@ def id_bytes(values: ArrayLike, name: str) -> AnyArray:
         arr = _from_objects(arr, name)
         kind = arr.dtype.kind
     if kind in "iub":
-        arr = arr.astype(np.int64).astype("S")
+        arr = decimal_bytes(arr.astype(np.int64))
     elif kind == "U":
         try:
             arr = arr.astype("S")
@@ -71,6 +71,73 @@ def id_bytes(values: ArrayLike, name: str) -> AnyArray:
     elif kind != "S":
         raise LabelError(f"{name} must hold strings or integers, got dtype {arr.dtype}")
     return padded(arr)
+
+
+_POW10 = 10 ** np.arange(19, dtype=np.int64)
+
+
+def decimal_bytes(values: IntArray) -> AnyArray:
+    """The decimal text of 64-bit integers as a padded ``S`` array, as ``astype("S")`` vectorised.
+
+    NumPy formats each integer through a Python object and always makes
+    ``S21`` items (three 64-bit words per id once padded); here the digits
+    come from integer divisions by ten over the whole array, and the items
+    are as wide as the longest number, rounded up to 8 bytes (:func:`padded`):
+    ids of up to 8 characters are one word, built in a ``uint64`` whose
+    big-endian bytes are the text (two digits a pass from a table of the 100
+    digit pairs, the word then shifted left by the missing characters);
+    longer ones are written group by group of equal length and sign.
+
+    >>> decimal_bytes(np.array([0, 7, -12, -(2**63)])).tolist()
+    [b'0', b'7', b'-12', b'-9223372036854775808']
+    """
+    x = np.asarray(values, dtype=np.int64)
+    if x.size == 0:
+        return np.zeros(0, "S8")
+    lowest = x == np.iinfo(np.int64).min  # |x| does not fit: written as -(2**63 - 1), then fixed
+    mag = np.abs(np.where(lowest, x + 1, x))
+    digits = np.searchsorted(_POW10, mag, side="right")
+    np.maximum(digits, 1, out=digits)  # 0 has one digit
+    neg = x < 0
+    length = digits + neg
+    width = int(length.max())
+    if width <= 8:
+        return _one_word(mag.astype(np.uint32), digits, neg, length)
+    out = np.zeros((x.size, -(-width // 8) * 8), np.uint8)
+    key = digits * 2 + neg
+    for k in np.flatnonzero(np.bincount(key)):
+        n_digits, sign = divmod(int(k), 2)
+        rows = np.flatnonzero(key == k)
+        m = mag[rows].astype(np.uint32 if n_digits < 10 else np.uint64)
+        ten = m.dtype.type(10)
+        block = np.empty((rows.size, n_digits + sign), np.uint8)
+        if sign:
+            block[:, 0] = ord("-")
+        for j in range(n_digits + sign - 1, sign - 1, -1):
+            q = m // ten
+            block[:, j] = m - q * ten + ord("0")
+            m = q
+        out[rows, : n_digits + sign] = block
+    if lowest.any():
+        out[lowest, 19] = ord("8")
+    return out.view(f"S{out.shape[1]}").ravel()
+
+
+_PAIRS = np.array([(48 + v // 10) << 8 | (48 + v % 10) for v in range(100)], np.uint64)
+
+
+def _one_word(m: AnyArray, digits: IntArray, neg: AnyArray, length: IntArray) -> AnyArray:
+    """Numbers of up to 8 characters as ``S8`` items: one ``uint64`` per id, read big-endian."""
+    word = np.zeros(m.size, np.uint64)
+    for k in range(0, int(digits.max()), 2):  # two digits a pass, as two text bytes
+        q = m // np.uint32(100)
+        word |= _PAIRS[m - q * np.uint32(100)] << np.uint64(8 * k)
+        m = q
+    word &= np.uint64(2**64 - 1) >> (64 - 8 * digits).astype(np.uint64)  # no leading zeros
+    word |= (neg * ord("-")).astype(np.uint64) << (8 * digits).astype(np.uint64)
+    word <<= (8 * (8 - length)).astype(np.uint64)  # the text starts at the first byte
+    out: AnyArray = word.astype(">u8").view("S8")
+    return out
 
 
 def _from_objects(arr: AnyArray, name: str) -> AnyArray:

@@ -13,7 +13,7 @@ from .._optional import require
 from ..stream import BinaryCurve, MetricSet, RegressionMoments
 from ..stream._base import Accumulator
 from ..stream._set import REGRESSION_BUNDLE
-from ._reduce import Column, check_frame, collect_states, column, reduce_frame
+from ._reduce import Column, check_frame, collect_arrow, collect_states, column, reduce_frame
 
 __all__ = ["accumulate", "average_precision", "metrics", "regression_metrics", "roc_auc"]
 
@@ -96,14 +96,20 @@ def _curve(
         raise ParameterError(f"aggregate={aggregate!r} must be True or False")
     if aggregate:
         # equal (label, score) pairs counted in the JVM (a partial aggregation per
-        # partition, then a shuffle of the distinct pairs): the curve is a function
-        # of the weight at each pair, so the value is the same
+        # partition, then a shuffle of the distinct pairs) and sent to the driver as
+        # Arrow, no Python worker: the curve is a function of the weight at each
+        # pair, so the value is the same
         if sample_weight is not None:  # a sum would hide a null or negative weight
             raise ParameterError("aggregate=True counts rows: it takes no sample_weight")
         F = require("pyspark.sql.functions", "spark")
         check_frame(df, [label, score])
-        df = df.groupBy(label, score).agg(F.count(F.lit(1)).alias(_COUNT))
-        sample_weight = _COUNT
+        acc = BinaryCurve(**params)
+        pairs = collect_arrow(df.groupBy(label, score).agg(F.count(F.lit(1)).alias(_COUNT)))
+        if pairs is not None:
+            finite = nan_policy == "raise"
+            y, s = column(pairs, label, finite=finite), column(pairs, score, finite=finite)
+            acc.update(y, s, sample_weight=column(pairs, _COUNT, finite=True))
+        return acc
     curve: BinaryCurve = reduce_frame(
         df, BinaryCurve, params, [label, score], sample_weight, finite=nan_policy == "raise"
     )
@@ -140,12 +146,13 @@ def roc_auc(
         As :func:`scorekit.roc_auc`. A null always raises, naming its column.
     aggregate : bool, default=False
         Count equal (label, score) pairs in Spark first (``groupBy``: a partial
-        aggregation in the JVM, then a shuffle of the distinct pairs only), so
-        Python sees one row per pair with its count. The same value, bit for
-        bit (the counts are integer weights; no ``sample_weight``); faster when scores
+        aggregation in the JVM, then a shuffle of the distinct pairs only); the
+        pairs and their counts come to the driver as Arrow (no Python worker
+        runs) and feed one curve there. The same value, bit for bit (the
+        counts are integer weights; no ``sample_weight``); faster when scores
         repeat (rounded CTR predictions: 1,001 distinct 3-decimal scores),
         slower when nearly every score is distinct (the shuffle then moves
-        every row).
+        every row, and the driver receives them all).
 
     Examples
     --------

@@ -40,17 +40,36 @@ _KIND = "__scorekit_kind"  # 0: a run row, 1: a qrels row
 _POS = "__scorekit_input_position"
 
 
+def _narrow(a: Any) -> Any:
+    """An integer array in the smallest signed type holding its values (bool, bytes unchanged)."""
+    if a.dtype.kind != "i" or a.size == 0:
+        return a
+    lo, hi = int(a.min()), int(a.max())
+    for t in (np.int8, np.int16, np.int32):
+        info = np.iinfo(t)
+        if info.min <= lo and hi <= info.max:
+            return a.astype(t)
+    return a
+
+
 def _encode_state(state: RankedState) -> dict[str, Any]:
-    out: dict[str, Any] = {}
+    """The state, JSON-safe; integer arrays travel in their smallest type (codes: one byte each)."""
+    out: dict[str, Any] = {"dtypes": {}}
     for f in dataclasses.fields(state):
         v = getattr(state, f.name)
-        out[f.name] = v if v is None or isinstance(v, str) else encode_array(v)
+        if v is None or isinstance(v, str):
+            out[f.name] = v
+        else:
+            out[f.name] = encode_array(_narrow(v))
+            out["dtypes"][f.name] = v.dtype.str
     return out
 
 
 def _decode_state(d: dict[str, Any]) -> RankedState:
+    dtypes = d.pop("dtypes")
     fields: dict[str, Any] = {
-        k: v if v is None or isinstance(v, str) else decode_array(v) for k, v in d.items()
+        k: v if v is None or isinstance(v, str) else decode_array(v).astype(dtypes[k], copy=False)
+        for k, v in d.items()
     }
     return RankedState(**fields)
 
@@ -101,34 +120,67 @@ def _integral(name: str, *frames: Any) -> bool:
     return all(isinstance(f.schema[name].dataType, types.IntegralType) for f in frames)
 
 
-def _union(
-    qrels_df: Any, run_df: Any, columns: tuple[str, str, str, str], conv: Conventions
+def _union_keeps_partitioning(frame: Any) -> bool:
+    """Whether a union of frames hash-partitioned alike is partitioned so (Spark 4's default)."""
+    try:
+        return str(frame.sparkSession.conf.get("spark.sql.unionOutputPartitioning")) == "true"
+    except Exception:  # an older Spark without the setting (its error class varies by version)
+        return False
+
+
+def _by_query(
+    qrels_df: Any, run_df: Any, columns: tuple[str, str, str, str], conv: Conventions, n: int
 ) -> Any:
-    """One frame of the run rows (kind 0) and the qrels rows (kind 1), ids as text."""
+    """The run rows (kind 0) and the qrels rows (kind 1) in ``n`` partitions by query.
+
+    Each side is hash-partitioned by query on its own columns (no shuffle at
+    all for a side already partitioned so, e.g. the output of a join or
+    ``groupBy`` on the query into ``n`` partitions), then the two are put side
+    by side; where Spark keeps the partitioning of such a union (Spark 4) no
+    row moves again and the final repartition is dropped from the plan, else
+    (Spark 3.5) the sides are not repartitioned and the union is, once.
+    """
     F = require("pyspark.sql.functions", "spark")
     query, doc, score, relevance = columns
     # integer ids stay integers (the engine writes them as decimal text); else all as text
     text_q, text_d = (not _integral(c, run_df, qrels_df) for c in (query, doc))
     score_t = run_df.schema[score].dataType
     rel_t = qrels_df.schema[relevance].dataType
+    ordered = conv.ties == "input_order"
     run_cols = [
         _id_column(run_df, query, "run_df", text_q),
         _id_column(run_df, doc, "run_df", text_d),
         run_df[score],
-        F.lit(None).cast(rel_t).alias(relevance),
-        F.lit(0).cast("byte").alias(_KIND),
     ]
     qrels_cols = [
         _id_column(qrels_df, query, "qrels_df", text_q),
         _id_column(qrels_df, doc, "qrels_df", text_d),
-        F.lit(None).cast(score_t).alias(score),
         qrels_df[relevance],
-        F.lit(1).cast("byte").alias(_KIND),
     ]
-    if conv.ties == "input_order":
+    if ordered:  # the position in run_df, before any shuffle
         run_cols.append(F.monotonically_increasing_id().alias(_POS))
-        qrels_cols.append(F.lit(0).cast("long").alias(_POS))
-    return run_df.select(*run_cols).unionByName(qrels_df.select(*qrels_cols))
+    keep = _union_keeps_partitioning(run_df)
+    run_side, qrels_side = run_df.select(*run_cols), qrels_df.select(*qrels_cols)
+    if keep:  # shuffle the needed columns only; the constant ones are added after
+        run_side, qrels_side = run_side.repartition(n, query), qrels_side.repartition(n, query)
+    run_side = run_side.select(
+        query,
+        doc,
+        score,
+        F.lit(None).cast(rel_t).alias(relevance),
+        F.lit(0).cast("byte").alias(_KIND),
+        *([_POS] if ordered else []),
+    )
+    qrels_side = qrels_side.select(
+        query,
+        doc,
+        F.lit(None).cast(score_t).alias(score),
+        relevance,
+        F.lit(1).cast("byte").alias(_KIND),
+        *([F.lit(0).cast("long").alias(_POS)] if ordered else []),
+    )
+    # where the union is already so partitioned, Spark drops this repartition
+    return run_side.unionByName(qrels_side).repartition(n, query)
 
 
 def evaluate(
@@ -160,9 +212,11 @@ def evaluate(
 
     ``run_df`` has columns ``query, doc, score`` and ``qrels_df`` columns
     ``query, doc, relevance`` (other names with the keyword arguments; ids are
-    strings or integers). The rows of both are repartitioned together by
-    query into ``npartitions`` partitions (default: the run's count), so each
-    partition holds whole queries; each partition gives the engine's ranked
+    strings or integers). The rows of both are partitioned by query into
+    ``npartitions`` partitions (default: the run's count), so each
+    partition holds whole queries (a run already hash-partitioned by query
+    into that many partitions, e.g. by a join on it, is not shuffled again
+    on Spark 4); each partition gives the engine's ranked
     state, the states are concatenated on the driver, and the measures run
     once: the result (per-query values, means, ``to_trec_eval()``) is that of
     :func:`scorekit.evaluate`. Options as :func:`scorekit.evaluate` (keywords
@@ -203,7 +257,7 @@ def evaluate(
     check_frame(qrels_df, [query, doc, relevance], "qrels_df")
     n = partitions(run_df, npartitions)
     columns = (query, doc, score, relevance)
-    both = _union(qrels_df, run_df, columns, conv).repartition(n, query)
+    both = _by_query(qrels_df, run_df, columns, conv, n)
     work = partial(
         _state_of,
         columns=columns,

@@ -1,6 +1,6 @@
 """Partitions -> Arrow batches -> one JSON state per partition -> merged on the driver.
 
-Every ``scorekit.spark`` function runs one ``mapInArrow`` job: in each
+Every ``scorekit.spark`` function runs one ``mapInArrow`` job (but see below): in each
 partition the Python worker receives Arrow record batches of the needed
 columns, turns each column into a NumPy array (no per-row Python), feeds the
 batches to a ``scorekit.stream`` accumulator (the family's chunk kernel), and
@@ -8,6 +8,10 @@ yields a single row: the accumulator's ``to_dict()`` as JSON. The driver
 collects those rows (one per non-empty partition) and merges them with
 ``merge`` (the family's merge kernel, through the accumulator's binary-counter
 stack, so states of similar size meet: a tree merge on the driver).
+
+``roc_auc`` / ``average_precision`` with ``aggregate=True`` run no Python
+worker at all: the JVM counts the distinct (label, score) pairs and the
+driver reads them as Arrow (:func:`collect_arrow`), already a curve's worth.
 
 Why collect and not ``RDD.treeReduce``: the states are the sufficient
 statistics (distinct scores, label pairs, exact sums), small next to the rows;
@@ -158,6 +162,24 @@ def collect_states(df: Any, work: Callable[[Iterator[Any]], Any]) -> list[Any]:
         if "error" in p:
             _raise(p)
     return [p["state"] for p in payloads]
+
+
+def collect_arrow(df: Any) -> Any:
+    """All rows of ``df`` on the driver as one Arrow record batch (for small, aggregated frames).
+
+    No Python worker runs: the JVM writes Arrow straight to the driver
+    (``DataFrame.toArrow``; ``_collect_as_arrow`` on pyspark 3.5).
+    """
+    pa = require("pyarrow", "spark")
+    to_arrow = getattr(df, "toArrow", None)
+    if to_arrow is not None:
+        table = to_arrow()
+    else:  # pragma: no cover - pyspark 3.5
+        batches = df._collect_as_arrow()
+        if not batches:
+            return None
+        table = pa.Table.from_batches(batches)
+    return table.combine_chunks().to_batches()[0] if table.num_rows else None
 
 
 def _feed(
