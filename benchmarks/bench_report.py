@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import os
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -149,7 +150,12 @@ def against_old(old_src: str | None, y: np.ndarray, s: np.ndarray, repeat: int) 
 
 def main() -> None:
     p = parser(__doc__ or "", rows=1_000_000)
-    p.add_argument("--old", metavar="SRC", help="src directory of an earlier scorekit to time")
+    p.add_argument(
+        "--old",
+        metavar="SRC",
+        default=os.environ.get("SCOREKIT_BENCH_OLD_SRC"),
+        help="src directory of an earlier scorekit to time (default: $SCOREKIT_BENCH_OLD_SRC)",
+    )
     args = p.parse_args()
     rng = np.random.default_rng(args.seed)
     n = args.rows
