@@ -216,3 +216,20 @@ def test_score_histogram_counts_equal_numpy_histogram(ties):
     for k, (label, counts) in enumerate(plot.args["groups"]):
         assert label == f"class {k}"
         np.testing.assert_array_equal(counts, np.histogram(s[y == k], bins=edges)[0])
+
+
+def test_structured_metric_rows_show_a_summary_in_the_report():
+    from scorekit.report import Report, classification_section
+
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 300)
+    s = np.round(rng.random(300), 2)
+    section = classification_section(
+        y, y_score=s, metrics=["roc_auc", "precision_at_recall(min_recall=0.5)", "det_curve"]
+    )
+    (point,) = [m for m in section.metrics if m.name.startswith("precision_at_recall")]
+    assert set(point.detail) == {"value", "threshold"}
+    html = Report("r", [section]).to_html()
+    assert "precision_at_recall(min_recall=0.5)" in html
+    assert "value=" in html
+    assert "3 arrays of" in html

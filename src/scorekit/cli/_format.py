@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from .._optional import require
-from ..report._data import Metric, finite_or_none, structured
+from ..report._data import Metric, brief, finite_or_none, structured
 from ..report._html import format_value
 
 __all__ = [
@@ -42,6 +42,8 @@ __all__ = [
     "to_markdown",
 ]
 
+_JSON_HINT = " (--format json for all)"
+
 OUTPUT_FORMATS = ("table", "json", "json-flat", "csv", "markdown", "latex")
 
 
@@ -52,33 +54,12 @@ def metrics_rows(metrics: Sequence[Metric]) -> tuple[list[str], list[list[Any]]]
     rows = [
         [
             m.name,
-            m.value if m.detail is None else brief(m.detail),
+            m.value if m.detail is None else brief(m.detail, _JSON_HINT),
             *((m.ci_low, m.ci_high) if with_ci else ()),
         ]
         for m in metrics
     ]
     return header, rows
-
-
-def brief(detail: Any) -> str:
-    """A short text for a structured result in a table cell (``--format json`` has all of it).
-
-    >>> brief({"value": 0.5, "threshold": 0.25}), brief([[0.0, 0.5, 1.0], [1.0, 0.5, 0.0]])
-    ('value=0.5, threshold=0.25', '2 arrays of 3 values (--format json for all)')
-    """
-    if isinstance(detail, dict) and all(not isinstance(v, (list, dict)) for v in detail.values()):
-        return ", ".join(
-            f"{k}={v:.6g}" if isinstance(v, float) else f"{k}={v}" for k, v in detail.items()
-        )
-    if isinstance(detail, list) and detail and all(not isinstance(v, (list, dict)) for v in detail):
-        if len(detail) <= 6:
-            return ", ".join(f"{v:.6g}" if isinstance(v, float) else str(v) for v in detail)
-        return f"{len(detail)} values (--format json for all)"
-    if isinstance(detail, list) and detail and all(isinstance(v, list) for v in detail):
-        sizes = {len(v) for v in detail}
-        if len(sizes) == 1 and sizes != {0}:
-            return f"{len(detail)} arrays of {sizes.pop()} values (--format json for all)"
-    return "a table (--format json for all)"
 
 
 def metrics_json(metrics: Sequence[Metric]) -> dict[str, Any]:

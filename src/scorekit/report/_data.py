@@ -256,6 +256,27 @@ def structured(value: Any) -> Any:
     return value if value is None or isinstance(value, str) else str(value)
 
 
+def brief(detail: Any, more: str = "") -> str:
+    """A short text for a structured result in a table cell (``more``: where the rest is).
+
+    >>> brief({"value": 0.5, "threshold": 0.25}), brief([[0.0, 0.5, 1.0], [1.0, 0.5, 0.0]])
+    ('value=0.5, threshold=0.25', '2 arrays of 3 values')
+    """
+    if isinstance(detail, dict) and all(not isinstance(v, (list, dict)) for v in detail.values()):
+        return ", ".join(
+            f"{k}={v:.6g}" if isinstance(v, float) else f"{k}={v}" for k, v in detail.items()
+        )
+    if isinstance(detail, list) and detail and all(not isinstance(v, (list, dict)) for v in detail):
+        if len(detail) <= 6:
+            return ", ".join(f"{v:.6g}" if isinstance(v, float) else str(v) for v in detail)
+        return f"{len(detail)} values{more}"
+    if isinstance(detail, list) and detail and all(isinstance(v, list) for v in detail):
+        sizes = {len(v) for v in detail}
+        if len(sizes) == 1 and sizes != {0}:
+            return f"{len(detail)} arrays of {sizes.pop()} values{more}"
+    return f"a table{more}"
+
+
 def finite_or_none(value: Any) -> float | None:
     """``float(value)``, or ``None`` for NaN/inf and non-numbers (JSON has no NaN).
 

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from . import _svg
-from ._data import Metric, Plot, Section, Table
+from ._data import Metric, Plot, Section, Table, brief
 
 __all__ = ["format_value", "render_html", "section_html"]
 
@@ -113,7 +113,14 @@ def _metrics_html(metrics: Sequence[Metric], confidence: float) -> str:
     columns = ["metric", "value"]
     if with_ci:
         columns += [f"{confidence:.0%} CI low", f"{confidence:.0%} CI high"]
-    rows = [[m.name, m.value, *((m.ci_low, m.ci_high) if with_ci else ())] for m in metrics]
+    rows = [
+        [
+            m.name,
+            m.value if m.detail is None else brief(m.detail),
+            *((m.ci_low, m.ci_high) if with_ci else ()),
+        ]
+        for m in metrics
+    ]
     return _table_html(columns, rows)
 
 
