@@ -280,6 +280,7 @@ def gauc_section(
         },
         default=("gauc", "roc_auc"),
         flag="-m",
+        structured=True,
     )
     grouped = GroupedCurve().update(y01, s, g)
     states: dict[str, Any] = {"GroupedCurve": grouped}
