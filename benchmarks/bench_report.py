@@ -129,8 +129,12 @@ def against_old(old_src: str | None, y: np.ndarray, s: np.ndarray, repeat: int) 
     a, b = new_section().to_dict(), old_section().to_dict()  # warm-up: lazy imports of both
     old_page()
     new_page()
-    same = all(a[k] == b[k] for k in a.keys() & b.keys())
-    note = f"{len(a.keys() & b.keys())} metrics shared, {'equal' if same else 'DIFFERENT'}"
+    shared = sorted(a.keys() & b.keys())
+    differ = [k for k in shared if a[k] != b[k]]
+    gap = max((abs(a[k] - b[k]) for k in differ), default=0.0)
+    note = f"{len(shared)} metrics shared, " + (
+        "equal" if not differ else f"{', '.join(differ)} differ by {gap:.1e}"
+    )
     for label, ours, theirs in (
         ("classification_section(details=True)", new_section, old_section),
         ("classification report (section + HTML)", new_page, old_page),
