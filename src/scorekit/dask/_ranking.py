@@ -30,7 +30,7 @@ from ..ranking._evaluate import compute
 from ..ranking._ids import id_bytes
 from ..ranking._options import EvalOptions
 from ..ranking._parse import parse_requests
-from ..ranking._partition import merge_all, partition_state
+from ..ranking._partition import empty_run, merge_all, partition_state
 from ..ranking._state import RankedState
 from ._reduce import check_frame, check_split_every
 
@@ -214,7 +214,7 @@ def _diversity_of(
     if len(run_part):
         ranked = Run.from_arrays(run_part[query], run_part[doc], run_part[score], tag="p")
     else:  # a query id no qrels query has: its qrels queries are all missing from the run
-        ranked = Run.from_arrays(["q" * (max(map(len, judged.query_ids)) + 1)], ["d"], [0.0])
+        ranked = empty_run(judged.query_ids)
     given = {f.name: getattr(opts, f.name) for f in dataclasses.fields(opts)}
     try:
         res = evaluate_subtopics(judged, ranked, measures, **given)

@@ -6,9 +6,8 @@ the row number (``rb`` bits). A run is stored in rank order, so its query
 codes never decrease and the keys need sorting only within each query: the
 rows are cut into chunks of whole queries of about ``_SORT_CHUNK`` rows and
 each chunk is sorted on its own, the chunks shared by two threads (NumPy's
-sort releases the GIL). Small sorts stay in cache — about 2.5x less work
-than one sort of all the keys — and sorted chunks laid end to end are the
-sorted index, so there is nothing to merge.
+sort releases the GIL). Small sorts stay in cache, and sorted chunks laid
+end to end are the sorted index, so there is nothing to merge.
 
 Two rows whose keys agree above the row bits hold the same query and hash:
 they may list one document twice (:class:`~._data.Run` checks them on the

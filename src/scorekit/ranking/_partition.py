@@ -38,14 +38,7 @@ def partition_state(
     if qrels is None or (run is None and conventions.missing_queries == "ignore"):
         return None
     judged = Qrels.from_arrays(*qrels)
-    if run is None:
-        # every qrels query here is missing from the run: a one-row run of a query id
-        # longer than any judged one (so never evaluated) gives their all-zero state
-        # (or the error of missing_queries="error")
-        dummy = "q" * (max(len(q) for q in judged.query_ids) + 1)
-        ranked = Run.from_arrays([dummy], ["d"], [0.0], tag=tag)
-    else:
-        ranked = Run.from_arrays(*run, tag=tag)
+    ranked = empty_run(judged.query_ids, tag) if run is None else Run.from_arrays(*run, tag=tag)
     if conventions.missing_queries == "error":
         check_missing(judged, ranked)  # this partition holds every row of its queries
     try:
@@ -59,6 +52,17 @@ def partition_state(
         )
     except EmptyInputError:  # no query of this partition is in both
         return None
+
+
+def empty_run(query_ids: list[str], tag: str = "scorekit") -> Run:
+    """A run that retrieves nothing for ``query_ids``: their evaluation as missing queries.
+
+    Every query of the judgments is missing from it: a one-row run of a query
+    id longer than any judged one (so never evaluated) gives their all-zero
+    state (or the error of ``missing_queries="error"``).
+    """
+    dummy = "q" * (max(map(len, query_ids)) + 1)
+    return Run.from_arrays([dummy], ["d"], [0.0], tag=tag)
 
 
 def merge_all(*states: RankedState | None) -> RankedState | None:
