@@ -36,6 +36,8 @@ from _harness import (
     sizes,
 )
 
+STATED = 10_000_000  # SPEC §11 / issue 14: GAUC on 10M rows, 1M users
+
 
 def polars_gauc(pl, df, *, window: bool) -> float:
     rank = pl.col("s").rank("average")
@@ -125,6 +127,7 @@ def run(n: int, n_groups: int, args) -> None:
             ref_scale=scale,
             target=100.0,
             rows=n,
+            stated_rows=STATED,
         )
         print(
             f"  (pandas+sklearn timed on {sub.sum():,} rows, extrapolated x{scale:.1f}; "
@@ -151,6 +154,7 @@ def run(n: int, n_groups: int, args) -> None:
             ref_name="polars",
             ref_seconds=best,
             target=3.0,
+            stated_rows=STATED,
         )
         del frame
 

@@ -70,6 +70,7 @@ def main() -> None:
                     target=TARGET,
                     target_text=f">= {TARGET}x sklearn",
                     note=f"|diff| {abs(float(v_ours) - float(v_ref)):.1e}",
+                    stated_rows=10_000_000,  # SPEC §11: regression metrics, 10M rows
                 )
         del y, p, w
     n = max(_sizes(args.sizes, args.big))
