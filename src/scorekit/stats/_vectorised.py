@@ -25,7 +25,8 @@ table, with the conventions of the single-state kernels
   ``recall`` :math:`= tp / (tp + fn)`, ``f1`` :math:`= 2 tp / (2 tp + fp + fn)`,
   ``specificity`` :math:`= tn / (tn + fp)`, each 0 when its denominator is 0.
 
-Counts are integers held in float64 (exact below :math:`2^{53}`); the values
+Counts are ``int64`` (float64 tables are read too): cumulative sums are
+integer sums, exact and several times faster than float ones; the values
 equal the per-resample kernels' to rounding (the same sums in another order).
 """
 
@@ -64,7 +65,7 @@ class BlockTables:
 
     def __init__(
         self,
-        tables: FloatArray,
+        tables: npt.NDArray[Any],
         scores: FloatArray | None,
         split: int | None,
         losses: FloatArray | None = None,
@@ -112,7 +113,7 @@ class BlockTables:
 
 def _ratio(num: FloatArray, den: FloatArray) -> FloatArray:
     """The ratio num / den, 0 where den is 0 (the count metrics' zero-division convention)."""
-    out: FloatArray = np.divide(num, den, out=np.zeros_like(num), where=den != 0)
+    out: FloatArray = np.divide(num, den, out=np.zeros(np.shape(num)), where=den != 0)
     return out
 
 
@@ -128,9 +129,9 @@ def _auc(b: BlockTables) -> FloatArray:
 
 def _ap(b: BlockTables) -> FloatArray:
     tp, fp = b.from_top
-    pos = b.pos[:, ::-1]
-    precision = np.divide(tp, tp + fp, out=np.zeros_like(tp), where=pos > 0)
-    return _ratio(np.einsum("ij,ij->i", pos, precision), b.totals[0])
+    # P_g TP_g / (TP_g + FP_g): where nothing is at or above a score, P_g = TP_g = 0 (0 / 1)
+    precision = (b.pos[:, ::-1] * tp) / np.maximum(tp + fp, 1)
+    return _ratio(precision.sum(axis=1), b.totals[0])
 
 
 def _ks(b: BlockTables) -> FloatArray:
@@ -277,7 +278,7 @@ class CellLayout:
         """The merged ``(B, 2, columns)`` tables of a block of compact counts (B, K)."""
         size = compact.shape[0]
         sums = np.add.reduceat(compact, self.segments, axis=1) if self.segments.size else compact
-        tables = np.zeros((size, 2 * self.columns))
+        tables = np.zeros((size, 2 * self.columns), dtype=np.int64)
         tables[:, self.targets] = sums
         losses = None
         if unit_losses is not None:
