@@ -210,9 +210,12 @@ def _resample(
     thetas = np.empty((len(rows), n_resamples))
     with warnings.catch_warnings():  # undefined resamples are counted once, in _interval
         warnings.simplefilter("ignore", UndefinedMetricWarning)
-        theta_hat = plan.values(None, plan.ones)[:, 0]  # builds the cells
         if weights == "auto":
             weights = plan.auto_weights()
+        if weights == "poisson" and plan.on_rows():  # the sorted rows serve the point too
+            theta_hat = plan.poisson_values(None, 1)[:, 0]
+        else:
+            theta_hat = plan.values(None, plan.ones)[:, 0]  # builds the cells
         streams = None
         if weights == "poisson":
             _poisson_blocks(plan, rng, thetas, progress)
@@ -246,10 +249,8 @@ def _poisson_blocks(
     total = thetas.shape[1]
     sizes = [min(ROW_BLOCK, total - d) for d in range(0, total, ROW_BLOCK)]
     streams = rng.spawn(len(sizes))
-    if plan.curve is not None:  # built once, before the threads
-        rows = plan.row_layout()
-        if plan._sums_losses:
-            plan._row_losses = rows.losses()
+    if plan.curve is not None:
+        plan.row_layout()  # built once, before the threads
     run_blocks(
         sizes,
         lambda size, j: (streams[j], size),
@@ -349,38 +350,54 @@ class _Plan:
 
     def auto_weights(self) -> str:
         """``"cells"`` when every row is on the cells and they are few (n / 16), else ``"poisson"`` when every row has a block kernel, else ``"multinomial"``."""
-        try:
-            share = self.cell_shares()
-        except ParameterError:
+        if self._off_cells() or self.curve is None:
             return "multinomial"
-        if np.count_nonzero(share) * _AUTO_CELLS <= self.n:
+        cells, groups, _ = self.curve
+        if np.count_nonzero(np.bincount(cells, minlength=2 * groups)) * _AUTO_CELLS <= self.n:
             return "cells"
-        return "poisson" if all(job.vector is not None for job in self.jobs) else "multinomial"
+        return "poisson" if self.on_rows() else "multinomial"
 
-    def row_layout(self) -> RowLayout:
-        """The scored rows in score order and their merged columns (built once)."""
-        if self._rows is None:
-            cells, groups, scores = self.curve  # type: ignore[misc]
-            positive = cells >= groups
-            self._rows = RowLayout(positive, cells - groups * positive, scores, self.split)
-        return self._rows
+    def on_rows(self) -> bool:
+        """Every job has a block kernel on the scored rows (``weights="poisson"`` in one pass)."""
+        return self.curve is not None and all(job.vector is not None for job in self.jobs)
 
-    def poisson_values(self, rng: np.random.Generator, size: int) -> FloatArray:
-        """Every job's value on a block of Poisson resamples drawn by ``rng`` (:mod:`._rowweights`)."""
-        if self.curve is None or any(job.vector is None for job in self.jobs):
-            order = np.arange(self.n) if self.curve is None else self.row_layout().order
-            return self.values(None, poisson_weights(rng, size, order))
-        parts = self.row_layout().block(rng, size, self._row_losses)
-        return np.hstack([np.stack([job.vector(b) for job in self.jobs]) for b in parts])  # type: ignore[misc]
-
-    def cell_shares(self) -> FloatArray:
-        """Each score cell's share of the rows (``weights="cells"``: every row must be on them)."""
-        off = [
+    def _off_cells(self) -> list[str]:
+        """The kinds of the jobs that the cell counts do not give."""
+        return [
             j.kind
             for j in self.jobs
             if j.kind not in _CELL_KINDS or (j.kind == "confusion" and self.split is None)
         ]
-        if off or self.curve is None:
+
+    def row_layout(self) -> RowLayout:
+        """The scored rows in score order, their merged columns and losses (built once)."""
+        if self._rows is None:
+            cells, groups, scores = self.curve  # type: ignore[misc]
+            positive = cells >= groups
+            self._rows = RowLayout(positive, cells - groups * positive, scores, self.split)
+            if self._sums_losses:
+                self._row_losses = self._rows.losses()
+        return self._rows
+
+    def poisson_values(self, rng: np.random.Generator | None, size: int) -> FloatArray:
+        """Every job's value on a block of Poisson resamples drawn by ``rng`` (:mod:`._rowweights`).
+
+        ``rng=None``: the data itself (one column, every weight 1).
+        """
+        if not self.on_rows():
+            if rng is None:
+                return self.values(None, self.ones)
+            order = np.arange(self.n) if self.curve is None else self.row_layout().order
+            return self.values(None, poisson_weights(rng, size, order))
+        rows = self.row_layout()
+        if rng is None:
+            return np.stack([job.vector(rows.point(self._row_losses)) for job in self.jobs])  # type: ignore[misc]
+        parts = rows.block(rng, size, self._row_losses)
+        return np.hstack([np.stack([job.vector(b) for job in self.jobs]) for b in parts])  # type: ignore[misc]
+
+    def cell_shares(self) -> FloatArray:
+        """Each score cell's share of the rows (``weights="cells"``: every row must be on them)."""
+        if self._off_cells() or self.curve is None:
             raise ParameterError(
                 "weights='cells' (--draws cells) draws the counts of the (label, score) cells: "
                 "every metric must be computed from them (curve metrics, weighted score "

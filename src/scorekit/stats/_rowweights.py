@@ -131,6 +131,13 @@ class RowLayout:
         pos = self._positive
         return np.stack([np.where(pos, log_pos, log_neg), np.where(pos, sq_pos, sq_neg)], axis=1)
 
+    def point(self, losses: FloatArray | None) -> BlockTables:
+        """The ``(1, 2, columns)`` table of the data itself (every weight 1)."""
+        pos = np.diff(self._pos_below)
+        tables = np.stack([np.diff(self.bounds) - pos, pos])[None]
+        summed = None if losses is None else losses.sum(axis=0)[None]
+        return BlockTables(tables, None, self.split_column, summed)
+
     def block(
         self, rng: np.random.Generator, size: int, losses: FloatArray | None
     ) -> Iterator[BlockTables]:
@@ -161,13 +168,12 @@ class RowLayout:
         for a in range(0, size, _KERNEL_BLOCK):  # tables that stay in cache
             b = min(size, a + _KERNEL_BLOCK)
             pos_at = np.take(pos_cum[a:b], self._pos_below, axis=1)
+            neg_at = total[a:b] - pos_at
             tables = np.empty((b - a, 2, self.columns), dtype=np.int64)
             np.subtract(pos_at[:, 1:], pos_at[:, :-1], out=tables[:, 1])
-            np.subtract(total[a:b, 1:], total[a:b, :-1], out=tables[:, 0])
-            tables[:, 0] -= tables[:, 1]
-            yield BlockTables(
-                tables, None, self.split_column, None if summed is None else summed[a:b]
-            )
+            np.subtract(neg_at[:, 1:], neg_at[:, :-1], out=tables[:, 0])
+            losses_ = None if summed is None else summed[a:b]
+            yield BlockTables(tables, None, self.split_column, losses_, (pos_at, neg_at))
 
 
 def poisson_weights(rng: np.random.Generator, size: int, order: IntArray) -> npt.NDArray[np.uint8]:

@@ -69,6 +69,7 @@ class BlockTables:
         scores: FloatArray | None,
         split: int | None,
         losses: FloatArray | None = None,
+        below: tuple[IntArray, IntArray] | None = None,
     ) -> None:
         self.neg, self.pos = tables[:, 0, :], tables[:, 1, :]
         self.tables, self.scores, self.split = tables, scores, split
@@ -76,6 +77,14 @@ class BlockTables:
         #: merged (:class:`CellLayout`) and the scores alone no longer give them
         self.losses = losses
         self._cache: dict[str, Any] = {}
+        if below is not None:  # (B, G + 1) positive and negative weight below each column
+            pos, neg = below  # and in all (last): the sums below need no cumulative sum
+            p, n = pos[:, -1], neg[:, -1]
+            self._cache["totals"] = (p, n)
+            self._cache["from_top"] = (
+                (p[:, None] - pos[:, :-1])[:, ::-1],
+                (n[:, None] - neg[:, :-1])[:, ::-1],
+            )
 
     def _get(self, key: str, make: Callable[[], Any]) -> Any:
         if key not in self._cache:
