@@ -41,13 +41,14 @@ def conformance_dir() -> Path:
     return CONFORMANCE
 
 
-def poisson_counts(n_resamples: int, seed: int, scores: np.ndarray) -> np.ndarray:
+def poisson_counts(n_resamples: int, seed: int, y: np.ndarray, scores: np.ndarray) -> np.ndarray:
     """The bootstrap engine's ``weights="poisson"`` multiplicities, drawn as its seed contract says.
 
     Written out here from the contract (``scorekit.stats._rowweights``), not
     from the engine's code: Poisson(1) by inverse distribution function on 16
     random bits (the CDF from SciPy, rounded to multiples of 2**-16), blocks of
-    resamples with spawned generators, rows in stable score order, chunk by chunk.
+    resamples with spawned generators, rows in (score, label) order (ties by
+    index), chunk by chunk.
     Returns the (n_resamples, n) multiplicities of the rows in their own order.
     """
     from scipy.stats import poisson
@@ -56,7 +57,7 @@ def poisson_counts(n_resamples: int, seed: int, scores: np.ndarray) -> np.ndarra
 
     edges = np.round(poisson.cdf(np.arange(30), 1.0) * 65536)
     n = scores.shape[0]
-    order = np.argsort(scores, kind="stable")
+    order = np.lexsort((y, scores))
     blocks = -(-n_resamples // ROW_BLOCK)
     out = np.zeros((n_resamples, n), dtype=np.int64)
     for j, stream in enumerate(np.random.default_rng(seed).spawn(blocks)):

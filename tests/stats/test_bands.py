@@ -63,7 +63,7 @@ def test_each_resample_equals_a_direct_recomputation(ties, weights):
     if weights == "multinomial":
         resamples = list(rng.integers(0, n, size=(b, n)))
     else:  # the engine's Poisson weights (conftest: written from the seed contract)
-        resamples = [np.repeat(np.arange(n), c) for c in poisson_counts(b, seed, s)]
+        resamples = [np.repeat(np.arange(n), c) for c in poisson_counts(b, seed, y, s)]
     for k, rows in enumerate(resamples):
         want_tpr, want_prec = _direct(y, s, rows)
         np.testing.assert_allclose(tpr[k], want_tpr, rtol=0, atol=1e-12)

@@ -58,7 +58,7 @@ def _reference(names, data, n_resamples, seed, weights="multinomial"):
     rng = np.random.default_rng(seed)
     draws = []
     if weights == "poisson":  # each row's multiplicity, rows in score order (conftest)
-        counts = poisson_counts(n_resamples, seed, data["scores"][1])
+        counts = poisson_counts(n_resamples, seed, *data["scores"])
         draws = [np.repeat(np.arange(n), c) for c in counts]
     for size in _blocks(n_resamples, n) if weights == "multinomial" else ():
         draws.extend(rng.integers(0, n, size=(size, n)))

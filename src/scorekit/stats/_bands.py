@@ -77,7 +77,7 @@ def _tables(
     if weights == "auto":  # the engine's rule: cells when they are few, else Poisson rows
         weights = "cells" if np.count_nonzero(counts) * _AUTO_CELLS <= n else "poisson"
     if weights == "poisson":  # the engine's blocks, generators and row order (._rowweights)
-        order = np.argsort(cells - groups * (cells >= groups), kind="stable")
+        order = np.argsort(2 * (cells % groups) + (cells >= groups), kind="stable")
         sizes = [min(ROW_BLOCK, n_resamples - d) for d in range(0, n_resamples, ROW_BLOCK)]
         for stream, size in zip(rng.spawn(len(sizes)), sizes, strict=True):
             weights_ = poisson_weights(stream, size, order)

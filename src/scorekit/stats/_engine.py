@@ -373,8 +373,7 @@ class _Plan:
         """The scored rows in score order, their merged columns and losses (built once)."""
         if self._rows is None:
             cells, groups, scores = self.curve  # type: ignore[misc]
-            positive = cells >= groups
-            self._rows = RowLayout(positive, cells - groups * positive, scores, self.split)
+            self._rows = RowLayout(cells, groups, scores, self.split)
             if self._sums_losses:
                 self._row_losses = self._rows.losses()
         return self._rows
@@ -391,7 +390,8 @@ class _Plan:
             return self.values(None, poisson_weights(rng, size, order))
         rows = self.row_layout()
         if rng is None:
-            return np.stack([job.vector(rows.point(self._row_losses)) for job in self.jobs])  # type: ignore[misc]
+            point = rows.point(self._row_losses)
+            return np.stack([job.vector(point) for job in self.jobs])  # type: ignore[misc]
         parts = rows.block(rng, size, self._row_losses)
         return np.hstack([np.stack([job.vector(b) for job in self.jobs]) for b in parts])  # type: ignore[misc]
 

@@ -3,7 +3,8 @@ r"""Poisson(1) row weights in score order: every metric of a block of resamples 
 ``weights="poisson"`` of :func:`scorekit.stats.bootstrap_metrics` gives each
 row of data a multiplicity :math:`w \sim \mathrm{Poisson}(1)` in each
 resample, independently (the Poisson bootstrap: the resample size varies
-around n). The rows are sorted by score once; a block of B resamples is then
+around n). The rows are put in (score, label) order once (counted from their
+cells: no sort); a block of B resamples is then
 read chunk by chunk of rows in that order, and nothing per row and resample is
 wider than one byte or an ``int32``:
 
@@ -27,8 +28,8 @@ wider than one byte or an ``int32``:
 Seed contract: with ``rng = numpy.random.default_rng(seed)``, the resamples
 come in blocks of :data:`ROW_BLOCK` (the last one smaller); block j draws with
 the generator ``rng.spawn(number of blocks)[j]`` (so the values do not depend
-on the threads). Rows are taken in the order of
-``numpy.argsort(scores, kind="stable")``, chunk after chunk of :data:`ROW_CHUNK`
+on the threads). Rows are taken in (score, label) order, ties by row index
+(``numpy.lexsort((labels, scores))``), chunk after chunk of :data:`ROW_CHUNK`
 (the last one smaller); for a chunk of r rows and a block of B resamples the
 generator's ``bit_generator.random_raw(ceil(B r / 4))`` are read as
 little-endian 16-bit words, the first B r of them in row-major (B, r) order,
@@ -94,42 +95,54 @@ def poisson_chunks(
 
 
 class RowLayout:
-    """The rows in score order and where the merged columns begin (built once per data).
+    """The rows in (score, label) order and where the merged columns begin (built once per data).
 
-    ``order`` sorts the rows by score (stable); ``bounds`` are the sorted row
-    positions where a column begins (0 first, n last): the start and the end of
-    every distinct score held by a positive, and the score cut ``split`` (a rank
-    of the distinct scores). ``split_column`` is the column the cut begins.
+    ``cells``, ``groups``, ``scores`` are the rows' cell codes ``y G + g`` (g the
+    rank of the row's score among the G distinct ``scores``): the sorted rows
+    are counted from them (no sort). ``bounds`` are the sorted row positions
+    where a column begins (0 first, n last): the start and the end of every
+    distinct score held by a positive, and the score cut ``split`` (a rank of
+    the distinct scores). ``split_column`` is the column the cut begins.
     """
 
-    def __init__(
-        self, positive: npt.NDArray[np.bool_], g: IntArray, scores: FloatArray, split: int | None
-    ) -> None:
-        self.n = n = int(g.size)
-        self.order = np.argsort(g, kind="stable")
-        gs = g[self.order]
-        self.positive_rows = np.flatnonzero(positive[self.order])
-        starts = np.searchsorted(gs, np.arange(scores.size + 1))  # row where each score begins
-        held = np.unique(gs[self.positive_rows])  # distinct scores a positive holds
-        marks = [np.array([0, n]), starts[held], starts[held + 1]]
-        if split is not None:
-            marks.append(starts[min(split, scores.size)][None])
+    def __init__(self, cells: IntArray, groups: int, scores: FloatArray, split: int | None) -> None:
+        self.n = n = int(cells.size)
+        self._cells, self._groups = cells, groups
+        count = np.bincount(cells, minlength=2 * groups)
+        per = np.stack([count[:groups], count[groups:]], axis=1).ravel()  # (g, label) order
+        held = np.flatnonzero(per)  # the nonempty (score, label) cells, in row order
+        self._sizes, self._g, label = per[held], held // 2, held % 2
+        positive = np.repeat(label.astype(bool), self._sizes)
+        self.positive_rows = np.flatnonzero(positive)
+        starts = np.zeros(groups + 1, dtype=np.int64)  # the sorted row where each score begins
+        np.cumsum(count[:groups] + count[groups:], out=starts[1:])
+        with_pos = self._g[label == 1]  # distinct scores a positive holds
+        marks = [np.array([0, n]), starts[with_pos], starts[with_pos + 1]]
+        cut = None if split is None else int(starts[min(split, groups)])
+        if cut is not None:
+            marks.append(np.array([cut]))
         self.bounds = np.unique(np.concatenate(marks))
         self.columns = int(self.bounds.size) - 1
-        self.split_column = (
-            None
-            if split is None
-            else int(np.searchsorted(self.bounds, starts[min(split, scores.size)]))
-        )
+        self.split_column = None if cut is None else int(np.searchsorted(self.bounds, cut))
         # the positives below each boundary: where the positives' cumulative weight is read
         self._pos_below = np.searchsorted(self.positive_rows, self.bounds)
-        self._gs, self._scores, self._positive = gs, scores, positive[self.order]
+        self._label, self._scores = label, scores
+
+    @property
+    def order(self) -> IntArray:
+        """The rows sorted by (score, label), ties by row index: ``numpy.lexsort((y, scores))``."""
+        g = self._cells % self._groups
+        out: IntArray = np.argsort(2 * g + (self._cells >= self._groups), kind="stable")
+        return out
 
     def losses(self) -> FloatArray:
-        """(n, 2): each row's log loss and squared error, in score order (scores in [0, 1])."""
-        (log_pos, log_neg), (sq_pos, sq_neg) = _unit_losses(self._scores[self._gs])
-        pos = self._positive
-        return np.stack([np.where(pos, log_pos, log_neg), np.where(pos, sq_pos, sq_neg)], axis=1)
+        """(n, 2): each row's log loss and squared error, in row order (scores in [0, 1])."""
+        (log_pos, log_neg), (sq_pos, sq_neg) = _unit_losses(self._scores[self._g])
+        pos = self._label == 1
+        per_cell = np.stack(
+            [np.where(pos, log_pos, log_neg), np.where(pos, sq_pos, sq_neg)], axis=1
+        )
+        return np.repeat(per_cell, self._sizes, axis=0)
 
     def point(self, losses: FloatArray | None) -> BlockTables:
         """The ``(1, 2, columns)`` table of the data itself (every weight 1)."""
