@@ -45,7 +45,8 @@ import numpy as np
 import numpy.typing as npt
 
 from .._typing import FloatArray, IntArray
-from ._vectorised import BlockTables, _unit_losses
+from ..classification._proba import _log_clipped
+from ._vectorised import BlockTables
 
 __all__ = [
     "POISSON_TABLE",
@@ -137,11 +138,11 @@ class RowLayout:
 
     def losses(self) -> FloatArray:
         """(n, 2): each row's log loss and squared error, in row order (scores in [0, 1])."""
-        (log_pos, log_neg), (sq_pos, sq_neg) = _unit_losses(self._scores[self._g])
-        pos = self._label == 1
-        per_cell = np.stack(
-            [np.where(pos, log_pos, log_neg), np.where(pos, sq_pos, sq_neg)], axis=1
-        )
+        s, pos = self._scores[self._g], self._label == 1
+        per_cell = np.empty((s.size, 2))
+        # the losses of _unit_losses, each cell's own label only: -log(clip(s or 1 - s)), (1 - s or s)²
+        np.negative(_log_clipped(np.where(pos, s, 1 - s)), out=per_cell[:, 0])
+        np.square(np.where(pos, 1 - s, s), out=per_cell[:, 1])
         return np.repeat(per_cell, self._sizes, axis=0)
 
     def point(self, losses: FloatArray | None) -> BlockTables:
