@@ -159,7 +159,7 @@ def bootstrap_metrics(
     confidence : float, default=0.95
     seed : int, Generator or None, default=0
     method : {"percentile", "bca", "basic"}, default="percentile"
-    weights : {"multinomial", "poisson", "cells"}, default="multinomial"
+    weights : {"multinomial", "poisson", "cells", "auto"}, default="multinomial"
     progress : callable, optional
 
     Examples
