@@ -157,10 +157,12 @@ class RowLayout:
     ) -> Iterator[BlockTables]:
         """The ``(b, 2, columns)`` tables of one block of Poisson resamples drawn by ``rng``, a few resamples at a time."""
         cuts = self.bounds[1:] - 1  # the last row of each column: the cumulative sum read there
-        total = np.zeros((size, self.bounds.size), dtype=np.int64)
+        # sums of weights up to 8 each: int32 below 2**31 (half the bytes of the block's sums)
+        kind = np.int32 if 8 * self.n < 2**31 else np.int64
+        total = np.zeros((size, self.bounds.size), dtype=kind)
         pos_w = np.empty((size, self.positive_rows.size), dtype=np.uint8)
         summed = np.zeros((size, 2)) if losses is not None else None
-        carry = np.zeros((size, 1), dtype=np.int64)
+        carry = np.zeros((size, 1), dtype=kind)
         cum = np.empty((size, ROW_CHUNK), dtype=np.int32)
         lo_c = lo_p = 0
         for start, stop, w in poisson_chunks(rng, size, self.n):
@@ -177,11 +179,11 @@ class RowLayout:
             if summed is not None:
                 summed += w @ losses[start:stop]  # type: ignore[index]
             lo_c, lo_p = hi_c, hi_p
-        pos_cum = np.zeros((size, self.positive_rows.size + 1), dtype=np.int64)
-        np.cumsum(pos_w, axis=1, out=pos_cum[:, 1:])
+        pos_cum = np.zeros((_KERNEL_BLOCK, self.positive_rows.size + 1), dtype=kind)
         for a in range(0, size, _KERNEL_BLOCK):  # tables that stay in cache
             b = min(size, a + _KERNEL_BLOCK)
-            pos_at = np.take(pos_cum[a:b], self._pos_below, axis=1)
+            np.cumsum(pos_w[a:b], axis=1, dtype=kind, out=pos_cum[: b - a, 1:])
+            pos_at = np.take(pos_cum[: b - a], self._pos_below, axis=1)
             neg_at = total[a:b] - pos_at
             tables = np.empty((b - a, 2, self.columns), dtype=np.int64)
             np.subtract(pos_at[:, 1:], pos_at[:, :-1], out=tables[:, 1])

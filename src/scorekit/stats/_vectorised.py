@@ -69,7 +69,7 @@ class BlockTables:
         scores: FloatArray | None,
         split: int | None,
         losses: FloatArray | None = None,
-        below: tuple[IntArray, IntArray] | None = None,
+        below: tuple[npt.NDArray[Any], npt.NDArray[Any]] | None = None,
     ) -> None:
         self.neg, self.pos = tables[:, 0, :], tables[:, 1, :]
         self.tables, self.scores, self.split = tables, scores, split
@@ -138,9 +138,9 @@ def _auc(b: BlockTables) -> FloatArray:
 
 def _ap(b: BlockTables) -> FloatArray:
     tp, fp = b.from_top
-    # P_g TP_g / (TP_g + FP_g): where nothing is at or above a score, P_g = TP_g = 0 (0 / 1)
-    precision = (b.pos[:, ::-1] * tp) / np.maximum(tp + fp, 1)
-    return _ratio(precision.sum(axis=1), b.totals[0])
+    # P_g · TP_g / (TP_g + FP_g): where nothing is at or above a score, P_g = TP_g = 0 (0 / 1)
+    weighted = b.pos[:, ::-1] * (tp / np.maximum(tp + fp, 1))
+    return _ratio(weighted.sum(axis=1), b.totals[0])
 
 
 def _ks(b: BlockTables) -> FloatArray:
