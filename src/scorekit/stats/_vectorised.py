@@ -388,15 +388,30 @@ def draw_cell_counts(
     """
     n = int(counts.sum())
     out: npt.NDArray[np.int64] = rng.poisson(counts.astype(np.float64), size=(size, counts.size))
-    cdf = np.cumsum(counts) / n
-    for row, total in zip(out, out.sum(axis=1).tolist(), strict=True):
+    k = counts.size
+    totals = out.sum(axis=1)
+    # the generator calls resample by resample, in order; the lookups after, for the block at once
+    added, removed = [], []
+    for b, total in enumerate(totals.tolist()):
         if total < n:
-            extra = np.searchsorted(cdf, rng.random(n - total), side="right")
-            np.minimum(extra, counts.size - 1, out=extra)  # u above a rounded-down last edge
-            row += np.bincount(extra, minlength=counts.size)
+            added.append((b, rng.random(n - total)))
         elif total > n:
-            gone = rng.choice(total, total - n, replace=False, shuffle=False)
-            row -= np.bincount(
-                np.searchsorted(np.cumsum(row), gone, side="right"), minlength=counts.size
-            )
+            removed.append((b, rng.choice(total, total - n, replace=False, shuffle=False)))
+    if added:
+        cdf = np.cumsum(counts) / n
+        u = np.concatenate([x for _, x in added])
+        extra = np.searchsorted(cdf, u, side="right")
+        np.minimum(extra, k - 1, out=extra)  # u above a rounded-down last edge
+        rows = np.repeat([b for b, _ in added], [x.size for _, x in added])
+        out += np.bincount(rows * k + extra, minlength=size * k).reshape(size, k)
+    if removed:
+        # draw j of resample b is the j-th of its draws laid out cell by cell: its place in
+        # the block's draws laid out resample after resample, found in one search
+        now = out.sum(axis=1)
+        start = np.cumsum(now) - now
+        cum = np.cumsum(out, axis=1)
+        cum += start[:, None]
+        at = np.concatenate([x + start[b] for b, x in removed])
+        place = np.searchsorted(cum.ravel(), at, side="right")
+        out -= np.bincount(place, minlength=size * k).reshape(size, k)
     return out
