@@ -86,13 +86,18 @@ POISSON_TABLE = _table()
 def poisson_chunks(
     rng: np.random.Generator, size: int, n: int
 ) -> Iterator[tuple[int, int, npt.NDArray[np.uint8]]]:
-    """``(start, stop, weights)`` of each chunk of rows in score order: ``(size, stop - start)`` ``uint8``."""
+    """``(start, stop, weights)`` of each chunk of rows in score order: ``(size, stop - start)`` ``uint8``.
+
+    The weights of a chunk are overwritten by the next one (one buffer, in cache).
+    """
     bits = rng.bit_generator
+    buffer = np.empty(size * min(ROW_CHUNK, n), dtype=np.uint8)
     for start in range(0, n, ROW_CHUNK):
         r = min(ROW_CHUNK, n - start)
         raw = bits.random_raw(-(-size * r // 4)).astype("<u8", copy=False)
         words = raw.view("<u2")[: size * r].reshape(size, r)
-        yield start, start + r, np.take(POISSON_TABLE, words)
+        w = buffer[: size * r].reshape(size, r)
+        yield start, start + r, np.take(POISSON_TABLE, words, out=w)
 
 
 class RowLayout:
@@ -164,6 +169,7 @@ class RowLayout:
         summed = np.zeros((size, 2)) if losses is not None else None
         carry = np.zeros((size, 1), dtype=kind)
         cum = np.empty((size, ROW_CHUNK), dtype=np.int32)
+        as_float = np.empty((size, ROW_CHUNK)) if losses is not None else None
         lo_c = lo_p = 0
         for start, stop, w in poisson_chunks(rng, size, self.n):
             hi_c = int(np.searchsorted(cuts, stop))
@@ -176,8 +182,10 @@ class RowLayout:
             if hi_p > lo_p:
                 np.take(w, self.positive_rows[lo_p:hi_p] - start, axis=1, out=pos_w[:, lo_p:hi_p])
             carry += part[:, -1:]
-            if summed is not None:
-                summed += w @ losses[start:stop]  # type: ignore[index]
+            if summed is not None:  # the weights as floats in a buffer that stays in cache
+                wf = as_float[:, : stop - start]  # type: ignore[index]
+                np.copyto(wf, w)
+                summed += wf @ losses[start:stop]  # type: ignore[index]
             lo_c, lo_p = hi_c, hi_p
         pos_cum = np.zeros((_KERNEL_BLOCK, self.positive_rows.size + 1), dtype=kind)
         for a in range(0, size, _KERNEL_BLOCK):  # tables that stay in cache
