@@ -115,11 +115,11 @@ class RowLayout:
         self.n = n = int(cells.size)
         self._cells, self._groups = cells, groups
         count = np.bincount(cells, minlength=2 * groups)
-        per = np.stack([count[:groups], count[groups:]], axis=1).ravel()  # (g, label) order
+        per = np.empty(2 * groups, dtype=np.int64)  # (g, label) order
+        per[0::2], per[1::2] = count[:groups], count[groups:]
         held = np.flatnonzero(per)  # the nonempty (score, label) cells, in row order
-        self._sizes, self._g, label = per[held], held // 2, held % 2
-        positive = np.repeat(label.astype(bool), self._sizes)
-        self.positive_rows = np.flatnonzero(positive)
+        self._sizes, self._g, label = per[held], held >> 1, held & 1
+        self.positive_rows = np.flatnonzero(np.repeat(label.astype(bool), self._sizes))
         starts = np.zeros(groups + 1, dtype=np.int64)  # the sorted row where each score begins
         np.cumsum(count[:groups] + count[groups:], out=starts[1:])
         with_pos = self._g[label == 1]  # distinct scores a positive holds
