@@ -15,7 +15,9 @@
 Data: 5% positives, probabilities; continuous scores (about one distinct score
 per row) and the same scores rounded to 1e-4 (a CTR model's output as
 logged). ``--draws auto`` (the default) draws the counts of the (label, score)
-cells when there are at most n/16 of them (the grid), else row indices.
+cells when there are at most n/16 of them (the grid), else Poisson(1) row
+weights (every default metric has a block kernel); ``--draws rows`` draws row
+indices (the draws of ``bootstrap_ci``).
 ``gauc``: the GAUC section (users resampled; roc_auc by the engine) on
 --users users. With ``--resamples`` below 1,000 the 1,000-resample time is
 extrapolated linearly (the line says so).

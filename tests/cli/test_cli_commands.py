@@ -222,6 +222,8 @@ def test_classify_bootstrap_intervals_match_the_library(tmp_path, binary):
             "5",
             "--format",
             "json",
+            "--draws",
+            "rows",  # row indices: the draws of bootstrap_ci
         )
     )
     auc = got["roc_auc"]
@@ -230,6 +232,16 @@ def test_classify_bootstrap_intervals_match_the_library(tmp_path, binary):
     assert (auc["ci_low"], auc["ci_high"]) == pytest.approx((low, high), abs=1e-12)
     for entry in got.values():
         assert entry["ci_low"] <= entry["value"] + 1e-12 <= entry["ci_high"] + 2e-12
+    # the default (--draws auto: Poisson row weights here) is the library's section
+    auto = ok_json(sk("classify", path, "--true", "y", "--score", "s", "--bootstrap", "200",
+                      "--seed", "5", "--format", "json"))  # fmt: skip
+    from scorekit.report import classification_section
+
+    want = {m.name: m for m in classification_section(y, y_score=s, bootstrap=200, seed=5).metrics}
+    for name, entry in auto.items():
+        assert (entry["ci_low"], entry["ci_high"]) == pytest.approx(
+            (want[name].ci_low, want[name].ci_high), abs=1e-12
+        ), name
 
 
 # ----------------------------------------------------------------------------- regress

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import scorekit
+from conftest import poisson_counts
 from scorekit._errors import UndefinedMetricWarning
 from scorekit.stats._bands import curve_bands, resample_curve_values
 
@@ -61,9 +62,8 @@ def test_each_resample_equals_a_direct_recomputation(ties, weights):
     rng = np.random.default_rng(seed)  # the engine's draws: one block at this size
     if weights == "multinomial":
         resamples = list(rng.integers(0, n, size=(b, n)))
-    else:
-        counts = rng.poisson(1.0, size=(b, n))
-        resamples = [np.repeat(np.arange(n), c) for c in counts]
+    else:  # the engine's Poisson weights (conftest: written from the seed contract)
+        resamples = [np.repeat(np.arange(n), c) for c in poisson_counts(b, seed, y, s)]
     for k, rows in enumerate(resamples):
         want_tpr, want_prec = _direct(y, s, rows)
         np.testing.assert_allclose(tpr[k], want_tpr, rtol=0, atol=1e-12)
@@ -119,13 +119,14 @@ def test_cells_draws_and_bad_options():
     y, s = _data(1, 200, ties=True)
     a = curve_bands(y, s, n_resamples=20, seed=3, weights="cells")
     assert np.all(a.tpr_low <= a.tpr_high)
-    # "auto" (the command line's default) picks cells on few distinct scores, rows otherwise
+    # "auto" (the command line's default) picks cells on few distinct scores, Poisson rows
+    # otherwise
     y1, s1 = _data(1, 2000, ties=True)  # 22 cells, 16 x 22 <= 2,000 rows: cells
     auto = curve_bands(y1, s1, n_resamples=20, seed=3, weights="auto")
     cells = curve_bands(y1, s1, n_resamples=20, seed=3, weights="cells")
     np.testing.assert_array_equal(auto.tpr_low, cells.tpr_low)
     y2, s2 = _data(1, 200, ties=False)
-    rows = curve_bands(y2, s2, n_resamples=20, seed=3, weights="multinomial")
+    rows = curve_bands(y2, s2, n_resamples=20, seed=3, weights="poisson")  # Poisson rows
     auto2 = curve_bands(y2, s2, n_resamples=20, seed=3, weights="auto")
     np.testing.assert_array_equal(auto2.precision_high, rows.precision_high)
     with pytest.raises(scorekit.ScorekitError, match="weights"):

@@ -16,6 +16,7 @@ import warnings
 import numpy as np
 import pytest
 
+from conftest import poisson_counts
 from scorekit import ParameterError, UndefinedMetricWarning
 from scorekit._catalog import get, metrics
 from scorekit.stats import bootstrap_ci, bootstrap_metrics
@@ -56,11 +57,11 @@ def _reference(names, data, n_resamples, seed, weights="multinomial"):
     n = data["scores"][0].shape[0]
     rng = np.random.default_rng(seed)
     draws = []
-    for size in _blocks(n_resamples, n):
-        if weights == "multinomial":
-            draws.extend(rng.integers(0, n, size=(size, n)))
-        else:
-            draws.extend(np.repeat(np.arange(n), c) for c in rng.poisson(1.0, size=(size, n)))
+    if weights == "poisson":  # each row's multiplicity, rows in score order (conftest)
+        counts = poisson_counts(n_resamples, seed, *data["scores"])
+        draws = [np.repeat(np.arange(n), c) for c in counts]
+    for size in _blocks(n_resamples, n) if weights == "multinomial" else ():
+        draws.extend(rng.integers(0, n, size=(size, n)))
     out = np.empty((len(names), n_resamples))
     for j, name in enumerate(names):
         row = get(name)
@@ -274,6 +275,7 @@ def test_cli_ci_method(tmp_path, method):
         "y,s\n" + "".join(f"{a},{b!r}\n" for a, b in zip(y.tolist(), s.tolist(), strict=True))
     )
     args = ["classify", path, "--true", "y", "--score", "s", "--bootstrap", "60", "--seed", "2"]
+    args += ["--draws", "rows"]  # bootstrap_ci's draws (auto draws Poisson weights here)
     out = _sk(*args, "--ci-method", method, "--format", "json", "--quiet")
     assert out.returncode == 0, out.stderr
     assert out.stderr == ""
@@ -469,9 +471,14 @@ def test_auto_draws_cells_when_they_are_few():
     rows = [get(m) for m in ("roc_auc", "average_precision", "brier_score", "recall")]
     auto = bootstrap_metrics(rows, grid, n_resamples=40, seed=3, weights="auto")
     assert auto == bootstrap_metrics(rows, grid, n_resamples=40, seed=3, weights="cells")
-    fine = _data(5000, 2)  # one cell per row: rows
+    fine = _data(5000, 2)  # one cell per row, every row with a block kernel: Poisson rows
     auto = bootstrap_metrics(rows, fine, n_resamples=40, seed=3, weights="auto")
-    assert auto == bootstrap_metrics(rows, fine, n_resamples=40, seed=3)
+    assert auto == bootstrap_metrics(rows, fine, n_resamples=40, seed=3, weights="poisson")
+    assert auto != bootstrap_metrics(rows, fine, n_resamples=40, seed=3)
+    # a row without a block kernel (MCC: per resample): row indices
+    mcc = [*rows, get("matthews_corrcoef")]
+    auto = bootstrap_metrics(mcc, fine, n_resamples=40, seed=3, weights="auto")
+    assert auto == bootstrap_metrics(mcc, fine, n_resamples=40, seed=3)
     # a metric that is not on the cells (labels that are no score cut): rows
     grid["labels"] = (grid["labels"][0], np.random.default_rng(0).integers(0, 2, 5000))
     auto = bootstrap_metrics(rows, grid, n_resamples=40, seed=3, weights="auto")
@@ -539,3 +546,43 @@ def test_score_cells_equal_the_sorted_codes(decimals):
     assert groups == want_groups
     np.testing.assert_array_equal(cells, want_cells)
     np.testing.assert_array_equal(uniq, np.unique(s))
+
+
+def test_poisson_table_is_the_inverse_cdf_at_16_bits():
+    from scipy.stats import poisson
+
+    from scorekit.stats._rowweights import POISSON_TABLE
+
+    edges = np.round(poisson.cdf(np.arange(30), 1.0) * 65536)
+    want = np.searchsorted(edges, np.arange(65536), side="right")
+    np.testing.assert_array_equal(POISSON_TABLE, want)
+    freq = np.bincount(POISSON_TABLE, minlength=12) / 65536
+    assert np.abs(freq - poisson.pmf(np.arange(12), 1.0)).max() <= 2.0**-16
+    assert POISSON_TABLE.max() == 8  # P(w = 8) is 1 / 65536
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_poisson_rows_across_chunks_and_blocks(threads, monkeypatch):
+    # chunks of 256 rows and blocks of 7 resamples: the cumulative sums carried across
+    # chunks, the positives' weights, the cut and the losses; rare positives and ties
+    from scorekit.stats import _engine, _rowweights, _vectorised
+
+    monkeypatch.setattr(_rowweights, "ROW_CHUNK", 256)
+    monkeypatch.setattr(_rowweights, "ROW_BLOCK", 7)
+    monkeypatch.setattr(_engine, "ROW_BLOCK", 7)
+    monkeypatch.setattr(_vectorised, "_THREADS", threads)
+    rng = np.random.default_rng(21)
+    n = 3001
+    y = (rng.random(n) < 0.04).astype(np.int64)
+    s = np.clip(rng.beta(1, 8, n) + 0.1 * y, 0, 1)
+    s[:300] = np.round(s[:300], 2)
+    data = {"scores": (y, s), "probabilities": (y, s), "labels": (y, (s >= 0.2).astype(np.int64))}
+    names = [*VECTOR_ROWS, "pr_auc", "matthews_corrcoef"]  # the last two: per resample
+    rows = [get(m) for m in names]
+    _, _, got = _resample(rows[:-2], data, lambda r: {}, 30, 5, "poisson", None)
+    want = _reference(names, data, 30, 5, "poisson")
+    for j, name in enumerate(names[:-2]):
+        np.testing.assert_allclose(got[j], want[j], rtol=1e-14, atol=1e-12, err_msg=name)
+    _, _, got = _resample(rows, data, lambda r: {}, 30, 5, "poisson", None)  # weights per row
+    for j, name in enumerate(names):
+        np.testing.assert_allclose(got[j], want[j], rtol=1e-14, atol=1e-12, err_msg=name)

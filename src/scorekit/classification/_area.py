@@ -50,9 +50,15 @@ _FLOAT_EXACT = float(2**53)
 def half_below(a: FloatArray) -> FloatArray:
     """:math:`A_{<g} + a_g/2` along the last axis: weight before each entry, its own half.
 
+    Integer counts are summed as integers (exact, and several times faster
+    than a float cumulative sum).
+
     >>> half_below(np.array([1.0, 2.0, 1.0])).tolist()
     [0.5, 2.0, 3.5]
     """
+    if a.dtype.kind in "iu":
+        below: FloatArray = np.cumsum(a, axis=-1, dtype=np.int64) - a / 2
+        return below
     out: FloatArray = np.cumsum(a, axis=-1)
     out -= a / 2
     return out

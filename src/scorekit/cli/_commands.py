@@ -191,9 +191,10 @@ def build_parser() -> argparse.ArgumentParser:
         default="auto",
         help="with --score and --bootstrap: resample row indices (the draws of "
         "scorekit.stats.bootstrap_ci), the counts of the (label, score) cells (same "
-        "distribution, faster when scores repeat), Poisson(1) row weights, or auto "
-        "(default: cells when there are at most rows/16 of them and every metric is "
-        "computed from them, else rows)",
+        "distribution, faster when scores repeat), Poisson(1) row weights (one pass "
+        "over the sorted rows per block of resamples), or auto (default: cells when "
+        "there are at most rows/16 of them and every metric is computed from them, "
+        "else Poisson when every metric has a block kernel, else rows)",
     )
     _metric_option(p, "classification")
     p.add_argument("--true", required=True, metavar="COL", help="column of true labels")

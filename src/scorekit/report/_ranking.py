@@ -263,7 +263,9 @@ def gauc_section(
     data. One :class:`~scorekit.stream.GroupedCurve` and one
     :class:`~scorekit.stream.BinaryCurve` serve them all. With ``bootstrap``,
     GAUC's interval resamples the groups (``resample="groups"``, the default:
-    users are the unit) or the rows (``"rows"``); the other metrics resample rows.
+    users are the unit) or the rows (``"rows"``); the other metrics resample rows
+    (``draws="auto"`` of :func:`classification_section`: Poisson row weights when
+    every such metric has a block kernel, as roc_auc does).
     """
     y = labels_1d(y_true, names[0])
     s = scores_1d(y_score, names[1])
@@ -307,6 +309,7 @@ def gauc_section(
             seed=seed,
             method=ci_method,
             progress=progress,
+            weights="auto",
         )
     }
     values = tuple(computed[r.name] for r in wanted)

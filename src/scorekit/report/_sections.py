@@ -459,8 +459,10 @@ def classification_section(
     (:func:`scorekit.stats.bootstrap_metrics`): ``"rows"`` (row indices, the
     draws of ``bootstrap_ci``), ``"cells"`` (the counts of the (label, score)
     cells, the same distribution at a cost per resample in distinct scores),
-    ``"poisson"`` (Poisson(1) multiplicities) or ``"auto"`` (cells when every
-    metric is computed from them and there are at most n/16, else rows).
+    ``"poisson"`` (Poisson(1) multiplicities, one pass over the sorted rows per
+    block of resamples) or ``"auto"`` (cells when every metric is computed from
+    them and there are at most n/16, else Poisson when every metric has a block
+    kernel, as the defaults do, else rows).
     """
     check_option(draws, "draws", tuple(_DRAWS))
     if (y_score is None) == (y_pred is None):

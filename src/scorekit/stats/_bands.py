@@ -7,7 +7,9 @@ the same generator calls, so for one seed the resamples are those of
 intervals; with cell draws — ``"cells"``, or ``"auto"`` choosing them by the
 engine's rule — the same Poissonised multinomial over this module's (label,
 score) cells, one generator per block: the same distribution, but not the
-draws of the intervals, whose cell layout merges negative-only runs) and from
+draws of the intervals, whose cell layout merges negative-only runs;
+``"auto"`` otherwise draws Poisson rows, as the intervals do when each of
+their metrics has a block kernel, as the report's defaults do) and from
 its cell coding (:func:`~scorekit.stats._bootstrap.auc_cells`,
 a block of resamples is one ``bincount``: no sort per resample). On each
 resample, with :math:`TP_k, FP_k` the weights at or above the k-th distinct
@@ -38,6 +40,7 @@ from .._validation import check_option, random_generator
 from ._bootstrap import _blocks, auc_cells
 from ._engine import _AUTO_CELLS, _CELL_BLOCK, WEIGHTS, _cell_counts
 from ._paired import _check_resamples
+from ._rowweights import ROW_BLOCK, poisson_weights
 from ._vectorised import draw_cell_counts
 
 __all__ = ["CurveBands", "curve_bands", "resample_curve_values"]
@@ -71,8 +74,15 @@ def _tables(
     n = int(cells.size)
     rng = random_generator(seed)  # type: ignore[arg-type]
     counts = np.bincount(cells, minlength=2 * groups)
-    if weights == "auto":  # the engine's rule: cells when they are few
-        weights = "cells" if np.count_nonzero(counts) * _AUTO_CELLS <= n else "multinomial"
+    if weights == "auto":  # the engine's rule: cells when they are few, else Poisson rows
+        weights = "cells" if np.count_nonzero(counts) * _AUTO_CELLS <= n else "poisson"
+    if weights == "poisson":  # the engine's blocks, generators and row order (._rowweights)
+        order = np.argsort(2 * (cells % groups) + (cells >= groups), kind="stable")
+        sizes = [min(ROW_BLOCK, n_resamples - d) for d in range(0, n_resamples, ROW_BLOCK)]
+        for stream, size in zip(rng.spawn(len(sizes)), sizes, strict=True):
+            weights_ = poisson_weights(stream, size, order)
+            yield _cell_counts(cells, 2 * groups, None, weights_).reshape(size, 2, groups)
+        return
     if weights == "cells":  # Poissonised multinomial counts, one generator per block
         held = np.flatnonzero(counts)
         sizes = [min(_CELL_BLOCK, n_resamples - d) for d in range(0, n_resamples, _CELL_BLOCK)]
@@ -82,13 +92,9 @@ def _tables(
             yield table.reshape(size, 2, groups)
         return
     for size in _blocks(n_resamples, n):
-        if weights == "multinomial":
-            kind = np.uint32 if n < 2**32 else np.int64  # the engine's draws (same values)
-            idx: Any = rng.integers(0, n, size=(size, n), dtype=kind)
-            table = _cell_counts(cells, 2 * groups, idx, None)
-        else:
-            table = _cell_counts(cells, 2 * groups, None, rng.poisson(1.0, size=(size, n)))
-        yield table.reshape(size, 2, groups)
+        kind = np.uint32 if n < 2**32 else np.int64  # the engine's draws (same values)
+        idx: Any = rng.integers(0, n, size=(size, n), dtype=kind)
+        yield _cell_counts(cells, 2 * groups, idx, None).reshape(size, 2, groups)
 
 
 def resample_curve_values(

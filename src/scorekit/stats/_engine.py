@@ -35,9 +35,15 @@ passed):
   of :func:`~scorekit.stats.bootstrap_ci`, which draws the same: for one seed,
   resample b is the same rows for every metric here and for ``bootstrap_ci``
   (the draws are made as ``uint32``, which gives the same integers);
-- ``weights="poisson"`` draws each row's multiplicity as
-  ``rng.poisson(1.0, (block, n))`` in the same blocks (the resample size
-  varies around n);
+- ``weights="poisson"`` gives each row an independent Poisson(1)
+  multiplicity (the resample size varies around n), drawn as
+  :mod:`~scorekit.stats._rowweights` documents: blocks of 40 resamples, each
+  with its generator ``rng.spawn(number of blocks)[j]``, rows in score order,
+  16 random bits per row and resample looked up in a table (Poisson(1) to
+  :math:`2^{-16}`). When every row has a block kernel (curve metrics, log loss
+  and Brier score of probabilities, labels at a score cut), a block is one
+  pass over the sorted rows with ``uint8`` weights and ``int32`` cumulative
+  sums (no row index, no scatter); other rows get the same multiplicities;
 - ``weights="cells"`` draws each resample's counts of the nonempty
   (label, distinct score) cells directly: blocks of 50 resamples, block j
   drawn by :func:`~scorekit.stats._vectorised.draw_cell_counts` with the
@@ -48,7 +54,8 @@ passed):
   then be computed from the cells (a curve metric, a weighted score metric
   or a label metric at a score cut);
 - ``weights="auto"`` is ``"cells"`` when that is possible and there are at most
-  n/16 nonempty cells (scores on a grid), else ``"multinomial"``.
+  n/16 nonempty cells (scores on a grid), else ``"poisson"`` when every row
+  has a block kernel, else ``"multinomial"``.
 """
 
 from __future__ import annotations
@@ -72,6 +79,7 @@ from ._bootstrap import (
     auc_from_cell_counts,
 )
 from ._paired import _check_resamples
+from ._rowweights import ROW_BLOCK, RowLayout, poisson_weights
 from ._vectorised import (
     BlockTables,
     CellLayout,
@@ -151,7 +159,7 @@ def bootstrap_metrics(
     confidence : float, default=0.95
     seed : int, Generator or None, default=0
     method : {"percentile", "bca", "basic"}, default="percentile"
-    weights : {"multinomial", "poisson", "cells"}, default="multinomial"
+    weights : {"multinomial", "poisson", "cells", "auto"}, default="multinomial"
     progress : callable, optional
 
     Examples
@@ -202,10 +210,16 @@ def _resample(
     thetas = np.empty((len(rows), n_resamples))
     with warnings.catch_warnings():  # undefined resamples are counted once, in _interval
         warnings.simplefilter("ignore", UndefinedMetricWarning)
-        theta_hat = plan.values(None, plan.ones)[:, 0]  # builds the cells
         if weights == "auto":
             weights = plan.auto_weights()
+        if weights == "poisson" and plan.on_rows():  # the sorted rows serve the point too
+            theta_hat = plan.poisson_values(None, 1)[:, 0]
+        else:
+            theta_hat = plan.values(None, plan.ones)[:, 0]  # builds the cells
         streams = None
+        if weights == "poisson":
+            _poisson_blocks(plan, rng, thetas, progress)
+            return plan, theta_hat, thetas
         if weights == "cells":
             plan.cell_shares()  # every row on the cells, else an error naming the option
             layout = plan.layout()
@@ -219,14 +233,32 @@ def _resample(
         def draw(size: int, j: int) -> tuple[Any, ...]:
             if streams is not None:
                 return (None, None, draw_cell_counts(streams[j], held, size))
-            if weights == "multinomial":
-                # uint32 draws are the int64 draws' values (the same generator calls), half the bytes
-                kind = np.uint32 if n < 2**32 else np.int64
-                return (rng.integers(0, n, size=(size, n), dtype=kind), None, None)
-            return (None, rng.poisson(1.0, size=(size, n)), None)
+            # multinomial: uint32 draws are the int64 draws' values (the same generator
+            # calls), half the bytes
+            kind = np.uint32 if n < 2**32 else np.int64
+            return (rng.integers(0, n, size=(size, n), dtype=kind), None, None)
 
         run_blocks(sizes, draw, plan.values, thetas, progress, ordered=streams is None)
     return plan, theta_hat, thetas
+
+
+def _poisson_blocks(
+    plan: _Plan, rng: np.random.Generator, thetas: FloatArray, progress: Progress | None
+) -> None:
+    """``weights="poisson"``: blocks of ROW_BLOCK resamples, one spawned generator each, on two threads."""
+    total = thetas.shape[1]
+    sizes = [min(ROW_BLOCK, total - d) for d in range(0, total, ROW_BLOCK)]
+    streams = rng.spawn(len(sizes))
+    if plan.curve is not None:
+        plan.row_layout()  # built once, before the threads
+    run_blocks(
+        sizes,
+        lambda size, j: (streams[j], size),
+        plan.poisson_values,
+        thetas,
+        progress,
+        ordered=False,
+    )
 
 
 class _Plan:
@@ -246,6 +278,8 @@ class _Plan:
         self._layout: CellLayout | None = None
         self.ones = np.ones((1, n), dtype=np.int64)  # every row once: the point estimate
         self._losses: FloatArray | None = None
+        self._rows: RowLayout | None = None  # weights="poisson": the rows in score order
+        self._row_losses: FloatArray | None = None
         self._sums_losses = False  # a vectorised log loss or Brier score: cells' losses summed
         # the (0/1 labels, finite scores) of the score rows: the data of the curve states
         self.scored = next(
@@ -315,21 +349,55 @@ class _Plan:
         self.confusion = 2 * np.asarray(arrays[0], dtype=np.int64) + y_hat
 
     def auto_weights(self) -> str:
-        """``"cells"`` when every row is on the cells and they are few (n / 16), else ``"multinomial"``."""
-        try:
-            share = self.cell_shares()
-        except ParameterError:
+        """``"cells"`` when every row is on the cells and they are few (n / 16), else ``"poisson"`` when every row has a block kernel, else ``"multinomial"``."""
+        if self._off_cells() or self.curve is None:
             return "multinomial"
-        return "cells" if np.count_nonzero(share) * _AUTO_CELLS <= self.n else "multinomial"
+        cells, groups, _ = self.curve
+        if np.count_nonzero(np.bincount(cells, minlength=2 * groups)) * _AUTO_CELLS <= self.n:
+            return "cells"
+        return "poisson" if self.on_rows() else "multinomial"
 
-    def cell_shares(self) -> FloatArray:
-        """Each score cell's share of the rows (``weights="cells"``: every row must be on them)."""
-        off = [
+    def on_rows(self) -> bool:
+        """Every job has a block kernel on the scored rows (``weights="poisson"`` in one pass)."""
+        return self.curve is not None and all(job.vector is not None for job in self.jobs)
+
+    def _off_cells(self) -> list[str]:
+        """The kinds of the jobs that the cell counts do not give."""
+        return [
             j.kind
             for j in self.jobs
             if j.kind not in _CELL_KINDS or (j.kind == "confusion" and self.split is None)
         ]
-        if off or self.curve is None:
+
+    def row_layout(self) -> RowLayout:
+        """The scored rows in score order, their merged columns and losses (built once)."""
+        if self._rows is None:
+            cells, groups, scores = self.curve  # type: ignore[misc]
+            self._rows = RowLayout(cells, groups, scores, self.split)
+            if self._sums_losses:
+                self._row_losses = self._rows.losses()
+        return self._rows
+
+    def poisson_values(self, rng: np.random.Generator | None, size: int) -> FloatArray:
+        """Every job's value on a block of Poisson resamples drawn by ``rng`` (:mod:`._rowweights`).
+
+        ``rng=None``: the data itself (one column, every weight 1).
+        """
+        if not self.on_rows():
+            if rng is None:
+                return self.values(None, self.ones)
+            order = np.arange(self.n) if self.curve is None else self.row_layout().order
+            return self.values(None, poisson_weights(rng, size, order))
+        rows = self.row_layout()
+        if rng is None:
+            point = rows.point(self._row_losses)
+            return np.stack([job.vector(point) for job in self.jobs])  # type: ignore[misc]
+        parts = rows.block(rng, size, self._row_losses)
+        return np.hstack([np.stack([job.vector(b) for job in self.jobs]) for b in parts])  # type: ignore[misc]
+
+    def cell_shares(self) -> FloatArray:
+        """Each score cell's share of the rows (``weights="cells"``: every row must be on them)."""
+        if self._off_cells() or self.curve is None:
             raise ParameterError(
                 "weights='cells' (--draws cells) draws the counts of the (label, score) cells: "
                 "every metric must be computed from them (curve metrics, weighted score "
@@ -339,7 +407,7 @@ class _Plan:
         return share
 
     def values(
-        self, idx: IntArray | None, counts: IntArray | None, cell_counts: IntArray | None = None
+        self, idx: IntArray | None, counts: AnyArray | None, cell_counts: IntArray | None = None
     ) -> FloatArray:
         """Every job's value on each resample of a block (draws, multiplicities or cell counts).
 
@@ -520,7 +588,7 @@ class _Plan:
 
 
 def _cell_counts(
-    code: IntArray, width: int, idx: IntArray | None, counts: IntArray | None
+    code: IntArray, width: int, idx: IntArray | None, counts: AnyArray | None
 ) -> IntArray:
     """One ``bincount`` per resample: the count of each cell in each resample, shape (block, width)."""
     rows: Any = idx if idx is not None else counts
