@@ -1,16 +1,23 @@
-"""``evaluate`` over Spark DataFrames: repartition by query, a ranked state per partition, one result.
+"""``evaluate`` over Spark DataFrames: rows grouped by query in the JVM, a ranked state per partition.
 
-The run and the qrels rows are put in one frame (a kind column tells them
-apart; query and document ids as text, so an integer 7 and a string "7"
-meet, as in a TREC file; integers stay integers when both frames have them) and repartitioned by query, so each partition holds
-whole queries, with both their run rows and their judgments. Each partition
-turns its Arrow batches into the ranking engine's ``RankedState`` (the
-relevance code of each retrieved document in rank order and the judgment
-counts of its queries), sent back as JSON; the driver concatenates the states
-of the disjoint query sets in a balanced tree (``merge_states``) and computes
-the measures once, so per-query values and summaries (means, ``gm_map``,
-micro ratios) are those of :func:`scorekit.evaluate`. The driver holds one
-small integer per retrieved document.
+The run and the qrels rows are put in one frame (query and document ids as
+text, so an integer 7 and a string "7" meet, as in a TREC file; integers stay
+integers when both frames have them) and grouped by query in the JVM: each
+row becomes a struct (document, score, grade, kind: 0 a run row, 1 a qrels
+row), and ``collect_list`` gathers one list per query. The grouping is an
+aggregation, so Spark combines the rows of a query within each input
+partition before the shuffle (as MLlib's ``groupBy`` + ``collect_list`` input
+for ``RankingEvaluator``): the shuffle moves one row per query and input
+partition, not one per document, and no row is shuffled at all when the
+frames are already partitioned by query. Each partition then holds whole
+queries; its Arrow batches (a list column of structs: flattened, so columnar,
+no per-row Python) give the ranking engine's ``RankedState`` (the relevance
+code of each retrieved document in rank order and the judgment counts of its
+queries), sent back as JSON; the driver concatenates the states of the
+disjoint query sets in a balanced tree (``merge_states``) and computes the
+measures once, so per-query values and summaries (means, ``gm_map``, micro
+ratios) are those of :func:`scorekit.evaluate`. The driver holds one small
+integer per retrieved document.
 """
 
 from __future__ import annotations
@@ -22,11 +29,12 @@ from typing import Any
 
 import numpy as np
 
-from .._errors import EmptyInputError, LabelError
+from .._errors import EmptyInputError, LabelError, NonFiniteError
 from .._optional import require
 from ..ranking import RankingResult
 from ..ranking._conventions import Conventions
 from ..ranking._evaluate import compute
+from ..ranking._ids import id_bytes
 from ..ranking._options import EvalOptions
 from ..ranking._parse import parse_requests
 from ..ranking._partition import merge_all, partition_state
@@ -38,6 +46,7 @@ __all__ = ["evaluate"]
 
 _KIND = "__scorekit_kind"  # 0: a run row, 1: a qrels row
 _POS = "__scorekit_input_position"
+_ROWS = "__scorekit_rows"  # the list of a query's rows (structs)
 
 
 def _narrow(a: Any) -> Any:
@@ -81,25 +90,38 @@ def _state_of(
     ordered: bool,
     **options: Any,
 ) -> dict[str, Any] | None:
-    """The ranked state of one partition (whole queries: run rows and judgments), JSON-safe."""
+    """The ranked state of one partition (whole queries: one list of rows each), JSON-safe."""
     pa = require("pyarrow", "spark")
-    pc = require("pyarrow.compute", "spark")
     query, doc, score, relevance = columns
-    table = pa.Table.from_batches(list(batches))
-    kind = table.column(_KIND)
-    run_t = table.filter(pc.equal(kind, 0))
-    qrels_t = table.filter(pc.equal(kind, 1))
+    table = pa.Table.from_batches(list(batches)).combine_chunks()
+    keys, lists = table.column(query).chunk(0), table.column(_ROWS).chunk(0)
+    rows = pa.RecordBatch.from_struct_array(lists.flatten())
+    lengths = lists.value_lengths().fill_null(0).to_numpy(zero_copy_only=False)
+    kind = column(rows, _KIND, finite=True)
+    is_run = kind == 0
+    if keys.null_count:  # a null query id: name the frame it came from
+        null_rows = np.repeat(keys.is_null().to_numpy(zero_copy_only=False), lengths)
+        n_run = int(np.count_nonzero(null_rows & is_run))
+        which, bad = ("run_df", n_run) if n_run else ("qrels_df", int(null_rows.sum()) - n_run)
+        raise NonFiniteError(f"{which} column {query!r} has {bad} null values")
+    # the query id of each row: the ids of the (few) queries as bytes, repeated
+    qids = np.repeat(id_bytes(keys.to_numpy(zero_copy_only=False), query), lengths)
     run = qrels = None
-    if run_t.num_rows:
-        b = run_t.combine_chunks().to_batches()[0]
-        q, d, s = (column(b, c, finite=True, frame="run_df") for c in (query, doc, score))
+    if is_run.any():
+        b = rows.filter(pa.array(is_run))
+        q, d, s = (
+            qids[is_run],
+            column(b, doc, finite=True, frame="run_df"),
+            column(b, score, finite=True, frame="run_df"),
+        )
         if ordered:  # ties="input_order": rows back in the frame's order
             order = np.argsort(column(b, _POS, finite=True), kind="stable")
             q, d, s = q[order], d[order], s[order]
         run = (q, d, s)
-    if qrels_t.num_rows:
-        b = qrels_t.combine_chunks().to_batches()[0]
-        qrels = tuple(column(b, c, finite=True, frame="qrels_df") for c in (query, doc, relevance))
+    if not is_run.all():
+        b = rows.filter(pa.array(~is_run))
+        d, r = (column(b, c, finite=True, frame="qrels_df") for c in (doc, relevance))
+        qrels = (qids[~is_run], d, r)
     state = partition_state(run, qrels, **options)  # type: ignore[arg-type]
     return None if state is None else _encode_state(state)
 
@@ -120,25 +142,14 @@ def _integral(name: str, *frames: Any) -> bool:
     return all(isinstance(f.schema[name].dataType, types.IntegralType) for f in frames)
 
 
-def _union_keeps_partitioning(frame: Any) -> bool:
-    """Whether a union of frames hash-partitioned alike is partitioned so (Spark 4's default)."""
-    try:
-        return str(frame.sparkSession.conf.get("spark.sql.unionOutputPartitioning")) == "true"
-    except Exception:  # an older Spark without the setting (its error class varies by version)
-        return False
-
-
-def _by_query(
-    qrels_df: Any, run_df: Any, columns: tuple[str, str, str, str], conv: Conventions, n: int
+def _grouped(
+    qrels_df: Any, run_df: Any, columns: tuple[str, str, str, str], conv: Conventions
 ) -> Any:
-    """The run rows (kind 0) and the qrels rows (kind 1) in ``n`` partitions by query.
+    """One row per query: the query id and the list of its run rows and qrels rows (structs).
 
-    Each side is hash-partitioned by query on its own columns (no shuffle at
-    all for a side already partitioned so, e.g. the output of a join or
-    ``groupBy`` on the query into ``n`` partitions), then the two are put side
-    by side; where Spark keeps the partitioning of such a union (Spark 4) no
-    row moves again and the final repartition is dropped from the plan, else
-    (Spark 3.5) the sides are not repartitioned and the union is, once.
+    An aggregation (``groupBy`` + ``collect_list``), so the rows of a query
+    are combined within each input partition before the shuffle; a frame
+    already partitioned by query is not shuffled.
     """
     F = require("pyspark.sql.functions", "spark")
     query, doc, score, relevance = columns
@@ -147,40 +158,29 @@ def _by_query(
     score_t = run_df.schema[score].dataType
     rel_t = qrels_df.schema[relevance].dataType
     ordered = conv.ties == "input_order"
-    run_cols = [
-        _id_column(run_df, query, "run_df", text_q),
+    run_row = [
         _id_column(run_df, doc, "run_df", text_d),
-        run_df[score],
-    ]
-    qrels_cols = [
-        _id_column(qrels_df, query, "qrels_df", text_q),
-        _id_column(qrels_df, doc, "qrels_df", text_d),
-        qrels_df[relevance],
-    ]
-    if ordered:  # the position in run_df, before any shuffle
-        run_cols.append(F.monotonically_increasing_id().alias(_POS))
-    keep = _union_keeps_partitioning(run_df)
-    run_side, qrels_side = run_df.select(*run_cols), qrels_df.select(*qrels_cols)
-    if keep:  # shuffle the needed columns only; the constant ones are added after
-        run_side, qrels_side = run_side.repartition(n, query), qrels_side.repartition(n, query)
-    run_side = run_side.select(
-        query,
-        doc,
-        score,
+        run_df[score].alias(score),
         F.lit(None).cast(rel_t).alias(relevance),
         F.lit(0).cast("byte").alias(_KIND),
-        *([_POS] if ordered else []),
-    )
-    qrels_side = qrels_side.select(
-        query,
-        doc,
+    ]
+    qrels_row = [
+        _id_column(qrels_df, doc, "qrels_df", text_d),
         F.lit(None).cast(score_t).alias(score),
-        relevance,
+        qrels_df[relevance].alias(relevance),
         F.lit(1).cast("byte").alias(_KIND),
-        *([F.lit(0).cast("long").alias(_POS)] if ordered else []),
+    ]
+    if ordered:  # the position in run_df, before any shuffle
+        run_row.append(F.monotonically_increasing_id().alias(_POS))
+        qrels_row.append(F.lit(0).cast("long").alias(_POS))
+    run_side = run_df.select(
+        _id_column(run_df, query, "run_df", text_q), F.struct(*run_row).alias(_ROWS)
     )
-    # where the union is already so partitioned, Spark drops this repartition
-    return run_side.unionByName(qrels_side).repartition(n, query)
+    qrels_side = qrels_df.select(
+        _id_column(qrels_df, query, "qrels_df", text_q), F.struct(*qrels_row).alias(_ROWS)
+    )
+    both = run_side.unionByName(qrels_side)
+    return both.groupBy(query).agg(F.collect_list(_ROWS).alias(_ROWS))
 
 
 def evaluate(
@@ -212,11 +212,13 @@ def evaluate(
 
     ``run_df`` has columns ``query, doc, score`` and ``qrels_df`` columns
     ``query, doc, relevance`` (other names with the keyword arguments; ids are
-    strings or integers). The rows of both are partitioned by query into
-    ``npartitions`` partitions (default: the run's count), so each
-    partition holds whole queries (a run already hash-partitioned by query
-    into that many partitions, e.g. by a join on it, is not shuffled again
-    on Spark 4); each partition gives the engine's ranked
+    strings or integers). The rows of both are grouped by query in the JVM
+    (``groupBy`` + ``collect_list``: the rows of a query are combined in each
+    input partition before the shuffle, and a frame already partitioned by
+    query is not shuffled), so each partition holds whole queries: as many
+    partitions as Spark's aggregation gives (``spark.sql.shuffle.partitions``,
+    coalesced by adaptive execution), or ``npartitions`` when given (one more
+    shuffle, of the grouped rows). Each partition gives the engine's ranked
     state, the states are concatenated on the driver, and the measures run
     once: the result (per-query values, means, ``to_trec_eval()``) is that of
     :func:`scorekit.evaluate`. Options as :func:`scorekit.evaluate` (keywords
@@ -255,9 +257,10 @@ def evaluate(
     requests = parse_requests(measures)
     check_frame(run_df, [query, doc, score], "run_df")
     check_frame(qrels_df, [query, doc, relevance], "qrels_df")
-    n = partitions(run_df, npartitions)
     columns = (query, doc, score, relevance)
-    both = _by_query(qrels_df, run_df, columns, conv, n)
+    both = _grouped(qrels_df, run_df, columns, conv)
+    if npartitions is not None:
+        both = both.repartition(partitions(run_df, npartitions), query)
     work = partial(
         _state_of,
         columns=columns,
