@@ -24,13 +24,15 @@ from scorekit import (
     UndefinedMetricWarning,
 )
 from scorekit._codes import encode
-from scorekit.recsys import GroupAUCTable, gauc
+from scorekit.recsys import GroupAUCTable, _gauc_kernel, gauc
 from scorekit.recsys._gauc import gauc_from_state, gauc_from_stats
 from scorekit.recsys._gauc_kernel import (
+    group_aucs_from_state,
     group_stats_from_state,
     grouped_curve_from_chunk,
     merge_grouped_curves,
     unit_group_stats,
+    weighted_group_aucs,
 )
 
 pd = pytest.importorskip("pandas")
@@ -315,6 +317,37 @@ def test_fast_path_equals_kernel_and_brute_force(data, score_bits):
     assert got.keys() == brute.keys()
     for key, value in brute.items():
         assert got[key] == pytest.approx(value, abs=1e-12)
+
+
+weights = st.sampled_from([0.0, 0.1, 0.3, 1.0, 2.0, 3.0, 1e-300, 2.5e300, 7.25])
+
+
+@given(
+    data=rows,
+    w=st.lists(weights, min_size=60, max_size=60),
+    score_bits=st.sampled_from([None, 1, 2, 3, 7, 20]),
+)
+def test_weighted_one_shot_path_equals_state(data, w, score_bits):
+    """Weighted ``gauc`` skips the state: its per-group floats are the state's, bit for bit."""
+    y, s, g = (np.array(a) for a in data)
+    y = y.astype(bool)
+    s = s.astype(float)
+    w = np.array(w[: y.size])
+    labels, codes = encode(g, gaps=True)
+    state = grouped_curve_from_chunk(codes, y, s, w, labels)
+    want = group_aucs_from_state(state)
+    entries = _gauc_kernel.grouped_weighted_entries
+    with pytest.MonkeyPatch.context() as mp:  # truncated buckets: re-sorted by score within
+        mp.setattr(
+            _gauc_kernel,
+            "grouped_weighted_entries",
+            lambda *a: entries(*a, score_bits=score_bits),
+        )
+        got = weighted_group_aucs(codes, labels.size, y, s, w)
+    assert got is not None
+    assert labels[got[0]].tolist() == state.groups.tolist()
+    for a, b in zip(got[1:], want, strict=True):
+        assert a.tobytes() == b.tobytes()
 
 
 @given(data=rows, cuts=st.lists(st.integers(0, 60), max_size=4), reverse=st.booleans())

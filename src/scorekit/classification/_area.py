@@ -31,6 +31,7 @@ import numpy as np
 
 from .._errors import ParameterError
 from .._typing import FloatArray, IntArray
+from ._sortkeys import _pool
 
 __all__ = [
     "auc_value",
@@ -189,12 +190,45 @@ def _float_fraction(a: FloatArray, b: FloatArray, k: int) -> float:
 
 def segment_half_pairs(a: FloatArray, b: FloatArray, offsets: IntArray) -> FloatArray:
     r""":math:`\sum_g b_g (A_{<g} + a_g/2)` within each segment ``offsets[i]:offsets[i+1]`` (non-empty)."""
-    starts = offsets[:-1]
-    cum = np.cumsum(a)
-    before_seg = np.repeat(cum[starts] - a[starts], np.diff(offsets))  # earlier segments' weight
-    below = cum - before_seg
-    below -= a / 2
-    u: FloatArray = np.add.reduceat(b * below, starts)
+    work = _Work(a.size)
+    return _half_pairs(a, b, offsets[:-1], work.segment_ids(offsets), work)
+
+
+class _Work:
+    """Entry-sized buffers reused run after run (a fresh temporary costs its page faults)."""
+
+    __slots__ = ("exp", "f", "ids")
+
+    def __init__(self, size: int) -> None:
+        self.ids = np.empty(size, np.intp)
+        self.exp = np.empty(size, np.int32)
+        self.f = [np.empty(size) for _ in range(4)]
+
+    def segment_ids(self, offsets: IntArray) -> IntArray:
+        """The segment of each entry ``offsets[0]:offsets[-1]`` (from 0), in the ``ids`` buffer."""
+        ids = self.ids[: int(offsets[-1] - offsets[0])]
+        ids.fill(0)
+        ids[offsets[1:-1] - offsets[0]] = 1
+        np.cumsum(ids, out=ids)
+        return ids
+
+
+def _half_pairs(
+    a: FloatArray, b: FloatArray, starts: IntArray, ids: IntArray, work: _Work
+) -> FloatArray:
+    """:func:`segment_half_pairs` of ``a``/``b`` (segments ``starts``, entry segments ``ids``).
+
+    Uses ``work.f[2:]``; ``a`` and ``b`` may be ``work.f[0:2]``.
+    """
+    cum, tmp = work.f[2][: a.size], work.f[3][: a.size]
+    np.cumsum(a, out=cum)
+    before = cum[starts] - a[starts]  # earlier segments' weight
+    np.take(before, ids, out=tmp, mode="clip")
+    np.subtract(cum, tmp, out=cum)
+    np.divide(a, 2, out=tmp)
+    np.subtract(cum, tmp, out=cum)
+    np.multiply(b, cum, out=cum)
+    u: FloatArray = np.add.reduceat(cum, starts)
     return u
 
 
@@ -209,7 +243,8 @@ def segment_pair_fractions(
     counted exactly (all partial sums are integers below :math:`2^{53}`).
     Segments are taken in runs of about ``2**16`` entries (whole segments, cut
     where the offsets fall: the same runs for the same state), so temporaries
-    stay small.
+    stay small and are reused run after run; with many runs, each half of them
+    is computed on its own thread (each run alike, so the floats do not change).
 
     >>> a, b = np.array([1.0, 0.0, 2.0, 0.0]), np.array([0.0, 1.0, 0.0, 2.0])
     >>> segment_pair_fractions(a, b, np.array([0, 2, 4]))[2].tolist()
@@ -221,27 +256,48 @@ def segment_pair_fractions(
     n_seg = offsets.size - 1
     cuts = np.searchsorted(offsets, np.arange(_BLOCK, int(offsets[-1]), _BLOCK), "right") - 1
     cuts = np.unique(np.r_[0, cuts[(cuts > 0) & (cuts < n_seg)], n_seg])
-    parts = [
-        _run_pair_fractions(a, b, offsets[i : j + 1]) for i, j in itertools.pairwise(cuts.tolist())
-    ]
+    runs = list(itertools.pairwise(cuts.tolist()))
+    half = len(runs) // 2 if len(runs) >= _PARALLEL_RUNS else 0
+    other = _pool().submit(_runs_pair_fractions, a, b, offsets, runs[half:]) if half else None
+    parts = _runs_pair_fractions(a, b, offsets, runs[:half] if half else runs)
+    if other is not None:
+        parts += other.result()
     total_a, total_b, frac = (np.concatenate(p) for p in zip(*parts, strict=True))
     _check_totals(float(np.sum(total_a)), float(np.sum(total_b)))
     return total_a, total_b, frac
 
 
+#: From this many runs on, the two halves of the runs are computed on two threads.
+_PARALLEL_RUNS = 8
+
+
+def _runs_pair_fractions(
+    a: FloatArray, b: FloatArray, offsets: IntArray, runs: list[tuple[int, int]]
+) -> list[tuple[FloatArray, FloatArray, FloatArray]]:
+    """:func:`_run_pair_fractions` of each run ``offsets[i : j + 1]``, one set of buffers."""
+    work = _Work(max(int(offsets[j] - offsets[i]) for i, j in runs))
+    return [_run_pair_fractions(a, b, offsets[i : j + 1], work) for i, j in runs]
+
+
 def _run_pair_fractions(
-    a: FloatArray, b: FloatArray, offsets: IntArray
+    a: FloatArray, b: FloatArray, offsets: IntArray, work: _Work
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """:func:`segment_pair_fractions` of the consecutive segments ``offsets`` (a run)."""
     first, last = int(offsets[0]), int(offsets[-1])
-    a, b, offsets = a[first:last], b[first:last], offsets - first
-    starts = offsets[:-1]
-    exp = np.frexp(np.maximum.reduceat(np.maximum(a, b), starts))[1]
-    exp_of = np.repeat(exp, np.diff(offsets))
-    an, bn = np.ldexp(a, -exp_of), np.ldexp(b, -exp_of)
+    a, b = a[first:last], b[first:last]
+    starts = offsets[:-1] - first
+    ids = work.segment_ids(offsets)
+    high = work.f[0][: a.size]
+    np.maximum(a, b, out=high)
+    exp = np.frexp(np.maximum.reduceat(high, starts))[1]
+    exp_of = work.exp[: a.size]
+    np.take(-exp, ids, out=exp_of, mode="clip")
+    an, bn = high, work.f[1][: a.size]
+    np.ldexp(a, exp_of, out=an)
+    np.ldexp(b, exp_of, out=bn)
     n_a = np.add.reduceat(an, starts)
     n_b = np.add.reduceat(bn, starts)
-    u = segment_half_pairs(an, bn, offsets)
+    u = _half_pairs(an, bn, starts, ids, work)
     with np.errstate(divide="ignore", invalid="ignore"):
         frac = np.where((n_a > 0) & (n_b > 0), u / (n_a * n_b), np.nan)
     return np.ldexp(n_a, exp), np.ldexp(n_b, exp), frac

@@ -20,6 +20,10 @@ rows or more are looked at: their scores are gathered and they are re-sorted by
 score within their bucket (a handful for continuous scores). Equal scores in
 one bucket are true ties (one curve entry); their weights are summed exactly
 by :func:`._curve_exact.exact_runs`.
+
+One-shot weighted GAUC (:func:`grouped_weighted_entries`) sorts the same keys
+with the row's group code above the bucket, the bucket counted up from the
+lowest score: entries by group, then increasing score.
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ from .._typing import BoolArray, FloatArray, IntArray
 from ._curve_exact import ExactPart, exact_runs, whole_weights
 from ._sortkeys import UIntArray, order_bits, sort_uint64
 
-__all__ = ["WeightedEntries", "weighted_entries"]
+__all__ = ["WeightedEntries", "grouped_weighted_entries", "weighted_entries"]
 
 _ONE = np.uint64(1)
 _BLOCK = 1 << 16
@@ -42,16 +46,26 @@ _BLOCK = 1 << 16
 WeightedEntries = tuple[FloatArray, FloatArray, ExactPart | None, FloatArray | None]
 
 
-def _pack(s: FloatArray, y: BoolArray, index_bits: int, score_bits: int) -> tuple[UIntArray, int]:
-    """Keys ``bucket << (index_bits + 1) | row << 1 | label``; returns them and the shift.
+def _pack(
+    s: FloatArray,
+    y: BoolArray,
+    index_bits: int,
+    score_bits: int,
+    groups: IntArray | None = None,
+) -> tuple[UIntArray, int]:
+    """Keys ``[group |] bucket << (index_bits + 1) | row << 1 | label``; returns them and the shift.
 
-    The bucket is ``(highest score bits − score bits) >> shift``; ``shift`` keeps
-    it within ``score_bits`` bits. ``shift`` equal to the shared trailing zeros
-    means no truncation (equal buckets are equal scores).
+    The bucket is ``(highest score bits − score bits) >> shift`` (decreasing
+    scores) or, with ``groups``, ``(score bits − lowest) >> shift`` below the
+    group (by group, then increasing score); ``shift`` keeps it within
+    ``score_bits`` bits. ``shift`` equal to the shared trailing zeros means no
+    truncation (equal buckets are equal scores).
     """
     key = order_bits(s, bool(s.min() < 0))
-    hi = key.max()
-    np.subtract(hi, key, out=key)
+    if groups is None:
+        np.subtract(key.max(), key, out=key)
+    else:
+        key -= key.min()
     spread = int(key.max())
     tz = 0
     if spread:
@@ -62,11 +76,14 @@ def _pack(s: FloatArray, y: BoolArray, index_bits: int, score_bits: int) -> tupl
         key >>= np.uint64(shift)
     key <<= np.uint64(index_bits + 1)
     label = y.view(np.uint8)
-    for start in range(0, s.size, _BLOCK):  # row << 1 | label, block by block (no n-row temp)
+    group_shift = np.uint64(score_bits + index_bits + 1)
+    for start in range(0, s.size, _BLOCK):  # [group |] row << 1 | label, block by block
         stop = min(start + _BLOCK, s.size)
         rows = np.arange(start, stop, dtype=np.uint64)
         rows <<= _ONE
         rows |= label[start:stop]
+        if groups is not None:
+            rows |= np.left_shift(groups[start:stop].view(np.uint64), group_shift)
         key[start:stop] |= rows
     return key, shift - tz
 
@@ -84,18 +101,24 @@ def _same_bucket(key: UIntArray, index_bits: int) -> IntArray:
 
 
 def _resolve_buckets(
-    key: UIntArray, s: FloatArray, shared: IntArray, index_bits: int, mask: np.uint64
+    key: UIntArray,
+    s: FloatArray,
+    shared: IntArray,
+    index_bits: int,
+    mask: np.uint64,
+    increasing: bool,
 ) -> IntArray:
-    """Re-sort the rows of shared buckets by decreasing score; the positions tied with the next.
+    """Re-sort the rows of shared buckets by score; the positions tied with the next.
 
     ``shared`` are the positions :func:`_same_bucket` found; their rows (and the
-    next ones) are gathered, ordered by (bucket, decreasing score) — a bucket's
-    rows keep their positions as a block — and written back into ``key``.
+    next ones) are gathered, ordered by (bucket, score: decreasing unless
+    ``increasing``) — a bucket's rows keep their positions as a block — and
+    written back into ``key``.
     """
     at = np.union1d(shared, shared + 1)
     k = key[at]
     scores = s[((k >> _ONE) & mask).astype(np.intp)] + 0.0
-    order = np.lexsort((-scores, k >> np.uint64(index_bits + 1)))
+    order = np.lexsort((scores if increasing else -scores, k >> np.uint64(index_bits + 1)))
     key[at] = k[order]
     scores = scores[order]
     i = np.searchsorted(at, shared)
@@ -124,15 +147,63 @@ def weighted_entries(
     >>> sc.tolist(), pos.tolist(), neg.tolist()
     ([0.5, 0.2], [0.25, 1.5], [2.0, 0.0])
     """
-    n = s.size
-    index_bits = max(1, (n - 1).bit_length())
+    index_bits = max(1, (s.size - 1).bit_length())
     bits = 63 - index_bits if score_bits is None else score_bits
-    key, truncated = _pack(s, y, index_bits, bits)
+    pos, neg, part, scores, _ = _sorted_entries(y, s, w, index_bits, bits, None, with_scores)
+    return pos, neg, part, scores
+
+
+def grouped_weighted_entries(
+    groups: IntArray,
+    group_bits: int,
+    y: BoolArray,
+    s: FloatArray,
+    w: FloatArray,
+    *,
+    score_bits: int | None = None,
+) -> tuple[FloatArray, FloatArray, IntArray] | None:
+    """Class weights per distinct (group, score), by group then increasing score (GAUC's order).
+
+    ``groups`` are non-negative int64 codes below ``2**group_bits``, packed
+    above the score bucket: the same one sort as :func:`weighted_entries`, the
+    floats alike (one row's weight, or a tie's exact sum rounded once). Returns
+    ``(pos, neg, tied)``: ``tied`` are the sorted row positions in one entry
+    with the next row (an entry's group is its rows'); ``None`` when the
+    group, score and row bits cannot share 64 (``score_bits`` forces
+    truncation, for tests).
+
+    >>> pos, neg, tied = grouped_weighted_entries(
+    ...     np.array([1, 0, 1]), 1, np.array([True, False, False]),
+    ...     np.array([0.5, 0.5, 0.5]), np.array([1.5, 2.0, 0.25]),
+    ... )
+    >>> pos.tolist(), neg.tolist(), tied.tolist()
+    ([0.0, 1.5], [2.0, 0.25], [1])
+    """
+    index_bits = max(1, (s.size - 1).bit_length())
+    bits = 63 - index_bits - group_bits if score_bits is None else score_bits
+    if bits < 1:  # pragma: no cover - more than 2**62 groups and rows together
+        return None
+    pos, neg, _, _, tied = _sorted_entries(y, s, w, index_bits, bits, groups, False)
+    return pos, neg, tied
+
+
+def _sorted_entries(
+    y: BoolArray,
+    s: FloatArray,
+    w: FloatArray,
+    index_bits: int,
+    bits: int,
+    groups: IntArray | None,
+    with_scores: bool,
+) -> tuple[FloatArray, FloatArray, ExactPart | None, FloatArray | None, IntArray]:
+    """:func:`weighted_entries` (``groups`` None) or :func:`grouped_weighted_entries`; also ``tied``."""
+    n = s.size
+    key, truncated = _pack(s, y, index_bits, bits, groups)
     sort_uint64(key)
     mask = np.uint64((1 << index_bits) - 1)
     tied = _same_bucket(key, index_bits)
     if truncated and tied.size:
-        tied = _resolve_buckets(key, s, tied, index_bits, mask)
+        tied = _resolve_buckets(key, s, tied, index_bits, mask, groups is not None)
     if sys.byteorder == "little":  # the label bit is in the first byte of each key
         label = (key.view(np.uint8)[::8] & np.uint8(1)).view(bool)
     else:  # pragma: no cover - big-endian machines
@@ -147,7 +218,7 @@ def weighted_entries(
         np.copyto(neg, weight)
         np.copyto(neg, 0.0, where=label)
         np.multiply(weight, label, out=weight)
-        return weight, neg, None, scores
+        return weight, neg, None, scores, tied
     new = np.ones(n, dtype=bool)
     new[tied + 1] = False
     starts = np.flatnonzero(new)
@@ -158,9 +229,11 @@ def weighted_entries(
     np.copyto(neg, weight)
     np.copyto(neg, 0.0, where=label)
     np.multiply(weight, label, out=weight)
+    del label
     pos_sum = np.add.reduceat(weight, starts)
+    del weight
     neg_sum = np.add.reduceat(neg, starts)
     if exact is None:
-        return pos_sum, neg_sum, None, scores
+        return pos_sum, neg_sum, None, scores, tied
     runs, pos_sum[runs], neg_sum[runs], part = exact
-    return pos_sum, neg_sum, part, scores
+    return pos_sum, neg_sum, part, scores, tied

@@ -4,7 +4,8 @@ The kernel (rows -> :class:`~._gauc_kernel.GroupedCurveState` -> merge ->
 per-group AUC) is :mod:`._gauc_kernel`; this module validates the inputs,
 weights the groups (:func:`gauc_from_stats`) and holds the public
 :func:`gauc`. Without ``sample_weight`` the one-shot :func:`gauc` takes the
-kernel's faster path (``unit_group_stats``), which gives the same per-group values.
+kernel's faster path (``unit_group_stats``), and with it the rows go straight
+to the state's class weights (``weighted_group_aucs``): the same per-group values.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from ._gauc_kernel import (
     group_aucs_from_state,
     grouped_curve_from_chunk,
     unit_group_stats,
+    weighted_group_aucs,
 )
 
 __all__ = ["GroupAUCTable", "gauc"]
@@ -292,7 +294,12 @@ def gauc(
                 auc[present],
             )
     else:
-        state = grouped_curve_from_chunk(codes, y, s, w, group_labels)
-        group_labels = state.groups
-        n_pos, n_neg, auc = group_aucs_from_state(state)
+        stats = weighted_group_aucs(codes, group_labels.size, y, s, w) if s.size else None
+        if stats is None:
+            state = grouped_curve_from_chunk(codes, y, s, w, group_labels)
+            group_labels = state.groups
+            n_pos, n_neg, auc = group_aucs_from_state(state)
+        else:
+            present, n_pos, n_neg, auc = stats
+            group_labels = group_labels[present]
     return gauc_from_stats(group_labels, n_pos, n_neg, auc, weights, return_groups)

@@ -12,7 +12,8 @@ The three stages, shaped for streaming (``scorekit.stream.GroupedCurve``) and Da
 
 Unit weights take a faster path (:func:`unit_group_stats`: one sort of
 packed integer keys, :mod:`scorekit.classification._sortkeys`) that gives the
-same per-group values.
+same per-group values; so do weights in one shot (:func:`weighted_group_aucs`:
+the state's class weights, not its scores or codes, straight from one sort).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from .._errors import LabelError
 from .._typing import AnyArray, BoolArray, FloatArray, IntArray
 from ..classification._area import segment_half_pairs, segment_pair_fractions
 from ..classification._curve_exact import ExactPart, exact_runs, merge_exact, whole_weights
+from ..classification._curve_weighted import grouped_weighted_entries
 from ..classification._sortkeys import order_bits, sort_uint64
 
 __all__ = [
@@ -36,6 +38,7 @@ __all__ = [
     "grouped_curve_from_chunk",
     "merge_grouped_curves",
     "unit_group_stats",
+    "weighted_group_aucs",
 ]
 
 U64Array = npt.NDArray[np.uint64]
@@ -254,6 +257,33 @@ def group_aucs_from_state(
         return np.zeros(0), np.zeros(0), np.zeros(0)
     n_neg, n_pos, auc = segment_pair_fractions(state.neg, state.pos, state.offsets)
     return n_pos, n_neg, auc
+
+
+def weighted_group_aucs(
+    codes: IntArray, n_codes: int, y: BoolArray, s: FloatArray, w: FloatArray
+) -> tuple[BoolArray, FloatArray, FloatArray, FloatArray] | None:
+    """Rows -> per group: ``(present, n_pos, n_neg, auc)``, as the state of the rows would give.
+
+    ``present`` marks the codes below ``n_codes`` with rows; the other three are
+    for those codes, bit for bit :func:`group_aucs_from_state` of
+    :func:`grouped_curve_from_chunk`: the same entry floats, from
+    :func:`~scorekit.classification._curve_weighted.grouped_weighted_entries`
+    (one sort of ``group | score bucket | row | label`` keys, one gather of the
+    weights), and the same entry offsets, counted per group (rows minus the rows
+    tied with the next). ``None`` when the keys do not fit in 64 bits.
+    """
+    out = grouped_weighted_entries(codes, max(1, (n_codes - 1).bit_length()), y, s, w)
+    if out is None:  # pragma: no cover - more than 2**62 groups and rows together
+        return None
+    pos, neg, tied = out
+    counts = np.bincount(codes, minlength=n_codes)
+    present = counts > 0
+    if tied.size:  # a tied row's group: the first whose rows end after it
+        counts -= np.bincount(np.searchsorted(np.cumsum(counts), tied, "right"), minlength=n_codes)
+    offsets = np.zeros(int(present.sum()) + 1, np.int64)
+    np.cumsum(counts[present], out=offsets[1:])
+    n_neg, n_pos, auc = segment_pair_fractions(neg, pos, offsets)
+    return present, n_pos, n_neg, auc
 
 
 def _dirty_rows(
