@@ -41,20 +41,30 @@ def test_matches_brute_force_and_scale_free():
     a, b, offsets = _segments(2, n=20_000, spread=0)
     total_a, _total_b, frac = _area.segment_pair_fractions(a, b, offsets)
     want = [_brute(a[i:j], b[i:j]) for i, j in itertools.pairwise(offsets)]
-    # the float path subtracts the earlier segments' running total (cancellation): ~1e-11
-    np.testing.assert_allclose(frac, want, rtol=0, atol=1e-9)
+    # each segment summed on its own (no other segment's running total in it)
+    np.testing.assert_allclose(frac, want, rtol=1e-14, atol=0)
     np.testing.assert_allclose(total_a, np.add.reduceat(a, offsets[:-1]), rtol=1e-15)
     scaled = _area.segment_pair_fractions(a * 2.0**-40, b * 2.0**-40, offsets)
     assert scaled[2].tobytes() == frac.tobytes()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known defect: a segment's running total is the run's cumsum minus the earlier "
-    "segments' total; a segment whose one class is tiny against its largest weight loses it",
-)
-def test_weights_spanning_many_decades():
-    a, b, offsets = _segments(3, n=20_000, spread=10)
+@pytest.mark.parametrize("spread", [10, 40])
+def test_weights_spanning_many_decades(spread):
+    # regression: a segment's running total was the run's cumsum minus the earlier
+    # segments' total, so a segment whose one class is tiny against the run lost it
+    # (an AUC off by up to 1.0)
+    a, b, offsets = _segments(3, n=20_000, spread=spread)
     frac = _area.segment_pair_fractions(a, b, offsets)[2]
     want = [_brute(a[i:j], b[i:j]) for i, j in itertools.pairwise(offsets)]
-    np.testing.assert_allclose(frac, want, rtol=0, atol=1e-9)
+    np.testing.assert_allclose(frac, want, rtol=1e-13, atol=0)
+
+
+def test_segment_cumsum_is_each_segments_own():
+    rng = np.random.default_rng(4)
+    sizes = rng.integers(1, 70, 3_000)
+    sizes[::500] = 1_000  # a few long segments: their own length class
+    starts = np.r_[0, np.cumsum(sizes)[:-1]]
+    a = rng.random(int(sizes.sum())) * 10.0 ** rng.integers(-30, 31, int(sizes.sum()))
+    got = _area.segment_cumsum(a, starts, np.empty(a.size))
+    want = np.concatenate([np.cumsum(a[i : i + k]) for i, k in zip(starts, sizes, strict=True)])
+    assert got.tobytes() == want.tobytes()

@@ -135,6 +135,21 @@ def test_table_matches_reference(case):
     assert value == pytest.approx(np.nansum(d["auc"] * frame.weight) / frame.weight.sum())
 
 
+@pytest.mark.parametrize("seed", [0, 1])
+def test_weights_spanning_twenty_decades_per_group(seed):
+    # regression: each group's running weight was taken from a running sum over many
+    # groups, so a group whose one class is tiny against that sum lost it (an AUC off
+    # by up to 1.0); now each group is summed on its own, as scikit-learn does per group
+    y, s, g, _ = make_data(seed, n=4000, n_groups=300, kind="int_dense")
+    rng = np.random.default_rng(seed + 100)
+    w = rng.random(y.size) * 10.0 ** rng.integers(-10, 11, y.size)
+    table = reference_table(y, s, g, w)
+    _, got = gauc(y, s, g, sample_weight=w, return_groups=True)
+    # an AUC in [0, 1] rounded as scikit-learn's trapezoids are: 1e-14 absolute
+    np.testing.assert_allclose(got.auc, table.auc, rtol=0, atol=1e-14)
+    np.testing.assert_allclose(got.n_pos, table.n_pos, rtol=1e-13)
+
+
 def test_no_ties_large_random():
     y, s, g, _ = make_data(11, n=20_000, n_groups=150, kind="int_dense", ties=False)
     table = reference_table(y, s, g)

@@ -194,6 +194,42 @@ def segment_half_pairs(a: FloatArray, b: FloatArray, offsets: IntArray) -> Float
     return _half_pairs(a, b, offsets[:-1], work.segment_ids(offsets), work)
 
 
+def segment_cumsum(a: FloatArray, starts: IntArray, out: FloatArray) -> FloatArray:
+    """``out[i]`` = the sum of ``a`` from the start of i's segment to i, each segment on its own.
+
+    Segments start at ``starts`` (increasing, the first 0) and end where the next
+    starts. Each segment's sums are the ones ``np.cumsum`` of that segment alone
+    gives (left to right), never a difference of running sums over several
+    segments: a segment of tiny weights after segments of large ones keeps
+    every bit. Vectorised by length class: the segments whose lengths share a
+    bit length are padded to the longest of them (at most twice their entries)
+    and summed as the rows of one matrix (one ``np.cumsum`` along its rows).
+
+    >>> segment_cumsum(np.array([1e20, 1.0, 1e-20, 1e-20]), np.array([0, 2]), np.empty(4)).tolist()
+    [1e+20, 1e+20, 1e-20, 2e-20]
+    """
+    n = a.size
+    lengths = np.diff(starts, append=n)
+    klass = np.frexp(lengths)[1]  # lengths in [2**(k-1), 2**k)
+    order = np.argsort(klass, kind="stable")
+    bounds = np.flatnonzero(np.diff(klass[order])) + 1
+    for sel in np.split(order, bounds):
+        first, size = starts[sel], lengths[sel]
+        width = int(size.max())
+        if width == 1:
+            out[first] = a[first]
+            continue
+        step = np.arange(width)
+        inside = step < size[:, None]
+        idx = first[:, None] + step
+        np.minimum(idx, n - 1, out=idx)
+        block = a[idx]
+        block[~inside] = 0.0
+        np.cumsum(block, axis=1, out=block)
+        out[idx[inside]] = block[inside]
+    return out
+
+
 class _Work:
     """Entry-sized buffers reused run after run (a fresh temporary costs its page faults)."""
 
@@ -221,10 +257,16 @@ def _half_pairs(
     Uses ``work.f[2:]``; ``a`` and ``b`` may be ``work.f[0:2]``.
     """
     cum, tmp = work.f[2][: a.size], work.f[3][: a.size]
-    np.cumsum(a, out=cum)
-    before = cum[starts] - a[starts]  # earlier segments' weight
-    np.take(before, ids, out=tmp, mode="clip")
-    np.subtract(cum, tmp, out=cum)
+    if starts.size == 1 or _on_grid(a, a.size.bit_length() - 53):
+        # every partial sum over the run is exact (multiples of one power of two
+        # below 2**53 of it: counts, equal weights): one running sum, the earlier
+        # segments' weight subtracted, gives each segment's own sums exactly
+        np.cumsum(a, out=cum)
+        before = cum[starts] - a[starts]  # earlier segments' weight
+        np.take(before, ids, out=tmp, mode="clip")
+        np.subtract(cum, tmp, out=cum)
+    else:  # each segment summed on its own: no rounding of another segment's weight
+        segment_cumsum(a, starts, cum)
     np.divide(a, 2, out=tmp)
     np.subtract(cum, tmp, out=cum)
     np.multiply(b, cum, out=cum)

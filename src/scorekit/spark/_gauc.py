@@ -10,7 +10,7 @@ from ..recsys._gauc import GroupWeights, _check_weights_option
 from ..stream import GroupedCurve
 from ..stream._base import decode_array, encode_array
 from ..stream._grouped import GroupStats, gauc_from_group_stats, group_stats
-from ._reduce import check_frame, collect_states, column, partitions, reduce_frame
+from ._reduce import check_frame, collect_states, column, gathered, partitions, reduce_frame
 
 __all__ = ["gauc"]
 
@@ -27,7 +27,7 @@ def _stats(
     """The per-group statistics of a partition holding whole groups, JSON-safe."""
     acc = GroupedCurve(nan_policy=nan_policy)
     finite = nan_policy == "raise"
-    for b in batches:
+    for b in gathered(batches):
         w = None if weight is None else column(b, weight, finite=finite)
         acc.update(
             column(b, label, finite=finite),

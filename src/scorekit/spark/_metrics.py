@@ -13,7 +13,15 @@ from .._optional import require
 from ..stream import BinaryCurve, MetricSet, RegressionMoments
 from ..stream._base import Accumulator
 from ..stream._set import REGRESSION_BUNDLE
-from ._reduce import Column, check_frame, collect_arrow, collect_states, column, reduce_frame
+from ._reduce import (
+    Column,
+    check_frame,
+    collect_arrow,
+    collect_states,
+    column,
+    gathered,
+    reduce_frame,
+)
 
 __all__ = ["accumulate", "average_precision", "metrics", "regression_metrics", "roc_auc"]
 
@@ -196,7 +204,7 @@ def _feed_set(
     columns: dict[str, str | None],
 ) -> dict[str, Any]:
     ms = MetricSet(names, **params)
-    for batch in batches:
+    for batch in gathered(batches):
         col = {k: None if v is None else column(batch, v, finite=True) for k, v in columns.items()}
         ms.update(col["true"], col["score"], col["pred"], col["group"], sample_weight=col["weight"])
     return ms.to_dict()

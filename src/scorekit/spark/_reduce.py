@@ -192,7 +192,7 @@ def _feed(
     finite: bool,
 ) -> dict[str, Any]:
     acc = cls(**params)
-    for batch in batches:
+    for batch in gathered(batches):
         values = [columns(batch, a, finite=finite) for a in args]
         if weight is None:
             acc.update(*values)  # type: ignore[attr-defined]
@@ -200,6 +200,36 @@ def _feed(
             w = column(batch, weight, finite=finite)
             acc.update(*values, sample_weight=w)  # type: ignore[attr-defined]
     return acc.to_dict()
+
+
+_GATHER_ROWS = 1 << 20
+
+
+def gathered(batches: Iterator[Any], rows: int = _GATHER_ROWS) -> Iterator[Any]:
+    """Spark's Arrow batches (10,000 rows by default) joined into batches of ~``rows`` rows.
+
+    Each ``update`` of an accumulator costs a fixed part (a sort of the chunk,
+    a merge into the state): a thousand small updates per partition cost more
+    than the rows. The accumulators give the same state for any chunking
+    (streamed == one-shot, bit for bit), so joining changes no value.
+    """
+    pa = require("pyarrow", "spark")
+    held: list[Any] = []
+    count = 0
+    for batch in batches:
+        held.append(batch)
+        count += batch.num_rows
+        if count >= rows:
+            yield _joined(pa, held)
+            held, count = [], 0
+    if held:
+        yield _joined(pa, held)
+
+
+def _joined(pa: Any, held: list[Any]) -> Any:
+    if len(held) == 1:
+        return held[0]
+    return pa.Table.from_batches(held).combine_chunks().to_batches()[0]
 
 
 def merge_states(cls: type[Accumulator], params: dict[str, Any], states: list[Any]) -> Any:
