@@ -25,11 +25,14 @@ def test_mixed_layout_fuses_like_the_leading_one(monkeypatch, seed, missing_quer
     dicts = random_runs(seed, n_queries=8, pool=12, missing_query=missing_query)
     runs = [sk.Run.from_dict(r) for r in dicts]
     want = {(m, n): sk.fuse(runs, method=m, norm=n) for m, n in METHODS}
-    assert align(runs, stack(runs)).by_hash
+    al = align(runs, stack(runs))
+    assert al.by_hash
+    assert np.array_equal(al.count, al.present.sum(axis=1))
     monkeypatch.setattr(_docindex, "_MIN_HASH_BITS", 65)
     runs = [sk.Run.from_dict(r) for r in dicts]  # indexes built in the mixed layout
     al = align(runs, stack(runs))
     assert not al.by_hash
+    assert np.array_equal(al.count, al.present.sum(axis=1))
     assert (np.diff(al.query) >= 0).all()
     for (m, n), expected in want.items():
         got = sk.fuse(runs, method=m, norm=n)

@@ -133,9 +133,15 @@ class Aligned:
     run_lengths: IntArray  # (m, n_queries)
     cell: IntArray  # per pair of the merge: its flat cell in the (G, m) matrices
     row: IntArray  # per pair of the merge: its stacked row
-    hash_order: IntArray  # the documents (their index here) in the order of their hashes
+    order: IntArray | None  # the documents (their index here) in hash order; None: the identity
+    count: IntArray  # (G,) runs retrieving the document
     stacked: Stacked = field(repr=False)
     by_hash: bool = False  # the documents are in (query, hash) order: hash_order is the identity
+
+    @property
+    def hash_order(self) -> IntArray:
+        """The documents (their index here) in the order of their hashes."""
+        return np.arange(self.query.size, dtype=np.int64) if self.order is None else self.order
 
     @cached_property
     def present(self) -> BoolArray:
@@ -226,7 +232,8 @@ def _merge(runs: list[Run], st: Stacked, width: int) -> tuple[U64, IntArray, int
 
     run_two(lower, upper, total)
     parts.clear()  # free the per-run keys
-    rows = (merged & low).astype(np.int64)
+    rows = np.empty(total, np.int64)
+    np.bitwise_and(merged, low, out=rows.view(np.uint64))
     np.right_shift(merged, np.uint64(bits), out=merged)
     return merged, rows, lead
 
@@ -266,15 +273,13 @@ def _same_docs(rows: IntArray, test: BoolArray, doc: AnyArray) -> tuple[BoolArra
     return out, kept
 
 
-def _run_of(offsets: IntArray, rows: IntArray) -> IntArray:
-    """The run (0, 1, ...) of each stacked row: a comparison per run boundary when runs are few."""
+def _add_run(cell: IntArray, offsets: IntArray, rows: IntArray) -> None:
+    """Add the run (0, 1, ...) of each stacked row: a comparison per run boundary when runs are few."""
     if offsets.size > 5:
-        out: IntArray = np.searchsorted(offsets[1:], rows, side="right")
-        return out
-    run = np.zeros(rows.size, np.int64)
+        cell += np.searchsorted(offsets[1:], rows, side="right")
+        return
     for start in offsets[1:-1].tolist():
-        run += rows >= start
-    return run
+        cell += rows >= start
 
 
 def _resort_collisions(
@@ -337,7 +342,8 @@ def align(runs: list[Run], st: Stacked) -> Aligned:
         del hashes
         first = rows[new]
         ids = _gather(doc, first) if kept is None else kept[new][:, None]
-        rank = np.arange(first.size, dtype=np.int64)
+        rank: IntArray | None = None
+        count = np.diff(np.append(np.flatnonzero(new), rows.size))
         cell = np.cumsum(new, dtype=np.int64)
         cell -= 1
     else:
@@ -351,13 +357,14 @@ def align(runs: list[Run], st: Stacked) -> Aligned:
         by_query = _stable_by_query(query[first])  # hash order -> query order (radix passes)
         rank = np.empty(first.size, np.int64)
         rank[by_query] = np.arange(first.size)
+        count = np.diff(np.append(np.flatnonzero(new), rows.size))[by_query]
         first = first[by_query]
         ids = _gather(doc, first)
         gq = query[first].astype(np.int64)
         cell = rank[np.cumsum(new) - 1]
     del new, kept
     cell *= m
-    cell += _run_of(st.offsets, rows)  # the run of each pair
+    _add_run(cell, st.offsets, rows)  # the run of each pair
     cand = np.bincount(gq, minlength=st.queries.size)
     return Aligned(
         queries=st.queries,
@@ -367,7 +374,8 @@ def align(runs: list[Run], st: Stacked) -> Aligned:
         run_lengths=st.run_lengths,
         cell=cell,
         row=rows,
-        hash_order=rank,
+        order=rank,
+        count=count,
         stacked=st,
         by_hash=lead is not None,
     )

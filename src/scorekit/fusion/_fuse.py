@@ -278,6 +278,13 @@ class _Matrices:
         lengths: IntArray = al.run_lengths[:, al.query].T
         return lengths
 
+    @cached_property
+    def count(self) -> FloatArray:
+        """Per document: the runs retrieving it (every run under ``borda``)."""
+        if self._norm == "borda":
+            return np.full(self._al.query.size, float(self._al.run_lengths.shape[0]))
+        return self._al.count.astype(np.float64)
+
     def by_rank(self, f: Callable[[FloatArray], FloatArray]) -> FloatArray | None:
         """(G, m) of ``f(0-based rank)`` in each run, 0 where absent (None under ``borda``).
 

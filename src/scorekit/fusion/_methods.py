@@ -35,6 +35,8 @@ class Matrices(Protocol):
     def pos(self) -> IntArray: ...  # 0-based rank (meaningless where absent)
     @property
     def length(self) -> IntArray: ...  # the run's number of documents for the document's query
+    @property
+    def count(self) -> FloatArray: ...  # (G,) runs counted as retrieving the document
     def by_rank(self, f: Callable[[FloatArray], FloatArray]) -> FloatArray | None: ...
 
 
@@ -101,8 +103,7 @@ def _sum_scores(x: FloatArray) -> FloatArray:
 
 
 def _count(inp: Inputs) -> FloatArray:
-    out: FloatArray = inp.present.sum(axis=1).astype(np.float64)
-    return out
+    return inp.data.count
 
 
 def comb_sum(inp: Inputs) -> FloatArray:

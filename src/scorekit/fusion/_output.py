@@ -51,7 +51,8 @@ def by_query_order(query: IntArray, score: FloatArray, n_queries: int) -> IntArr
         return None
     starts = np.cumsum(counts) - counts
     mat = np.full((n_queries, width), np.inf)
-    cell = np.arange(g, dtype=np.int64) - starts[query] + query * width
+    cell = np.repeat(np.arange(n_queries, dtype=np.int64) * width - starts, counts)
+    cell += np.arange(g, dtype=np.int64)  # query * width + place in the query
     mat.reshape(-1)[cell] = -score
     order = np.empty(mat.shape, np.intp)
 
