@@ -85,9 +85,10 @@ class Stacked:
 
     def positions(self) -> IntArray:
         """0-based rank of every row within its (run, query) list."""
-        out: IntArray = np.arange(self.score.size, dtype=np.int64) - np.repeat(
-            self.seg_starts, self.seg_len
-        )
+        out: IntArray = np.repeat(self.seg_starts, self.seg_len)
+        for a in range(0, out.size, _CHUNK):  # in place: no second array of every row
+            b = min(a + _CHUNK, out.size)
+            np.subtract(np.arange(a, b, dtype=np.int64), out[a:b], out=out[a:b])
         return out
 
 
@@ -110,7 +111,7 @@ def stack(runs: list[Run]) -> Stacked:
     return Stacked(
         queries=queries,
         qmaps=qmaps,
-        score=np.concatenate([r.score for r in runs]).astype(np.float64),
+        score=np.concatenate([r.score for r in runs]).astype(np.float64, copy=False),
         offsets=offsets,
         seg_starts=seg_starts,
         seg_len=np.diff(np.concatenate([seg_starts, offsets[-1:]])),
@@ -158,7 +159,11 @@ class Aligned:
     def ranks(self, fill: int) -> IntArray:
         """(G, m): 0-based rank of the document in the run, ``fill`` where absent."""
         out = np.full((self.query.size, self.run_lengths.shape[0]), fill, np.int64)
-        out.reshape(-1)[self.cell] = np.take(self.stacked.positions(), self.row)
+        pos = self.stacked.positions()
+        flat = out.reshape(-1)
+        for a in range(0, self.cell.size, _CHUNK):
+            b = min(a + _CHUNK, self.cell.size)
+            flat[self.cell[a:b]] = np.take(pos, self.row[a:b])
         return out
 
     def dense(self, values: FloatArray, fill: float = 0.0) -> FloatArray:
@@ -166,8 +171,10 @@ class Aligned:
         out = np.full((self.query.size, self.run_lengths.shape[0]), fill, np.float64)
         flat = out.reshape(-1)
 
-        def part(a: int, b: int) -> None:
-            flat[self.cell[a:b]] = np.take(values, self.row[a:b])
+        def part(lo: int, hi: int) -> None:
+            for a in range(lo, hi, _CHUNK):  # small temporaries, reused
+                b = min(a + _CHUNK, hi)
+                flat[self.cell[a:b]] = np.take(values, self.row[a:b])
 
         _halves(part, self.cell.size)
         return out

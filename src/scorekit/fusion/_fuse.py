@@ -295,7 +295,12 @@ class _Matrices:
             return None
         longest = int(self._st.seg_len.max()) if self._st.seg_len.size else 0
         table = f(np.arange(longest, dtype=np.float64))  # f of every rank, once
-        return self._al.dense(np.take(table, self._st.positions()))
+        pos = self._st.positions()
+        values = pos.view(np.float64)  # f(rank) written over the ranks, chunk by chunk
+        for a in range(0, pos.size, 1 << 20):
+            b = min(a + (1 << 20), pos.size)
+            values[a:b] = np.take(table, pos[a:b])
+        return self._al.dense(values)
 
     @cached_property
     def score(self) -> FloatArray:
