@@ -104,7 +104,7 @@ def fused_run(al: Aligned, fused: FloatArray, tag: str) -> Run:
     perm = np.arange(g, dtype=np.int64) if first is None else first
     # the per-query order keeps the queries' blocks: its query column is the aligned one
     q = al.query if first is not None else al.query[perm]
-    s, d = fused[perm], _gather(al.doc, perm).view(al.doc.dtype).reshape(-1)
+    s, d = np.take(fused, perm), _gather(al.doc, perm).view(al.doc.dtype).reshape(-1)
     order = rank_order(q, s, d)
     q, s, d = apply_order(order, q, s, d, owned=True)
     if order.perm is not None:
