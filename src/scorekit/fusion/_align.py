@@ -19,15 +19,27 @@ run order. Equal hashes are verified on the query codes and the id words, so
 a collision can never merge two documents; a block where two documents share
 a hash is re-sorted exactly (a small subset). The result is dense: one row per
 distinct (query, document) of the union, in query order, one column per run.
+
+When the keys lead with the query code (the usual layout) the merge's order is
+already by query, so it is kept as the documents' order: no reordering, a
+pair's query is read from its key, and the ids (gathered once per pair for the
+check, kept when they are one word) are the only column read at random. The
+(documents x runs) matrices are built when a method first reads them, and
+the large passes (the merge, split at a query; the id checks; the scatters)
+run in two halves on two threads.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
 from .._typing import AnyArray, BoolArray, FloatArray, IntArray
+from ..classification._sortkeys import _pool
 from ..ranking._data import Run, _starts
 from ..ranking._docindex import doc_index, layout
 from ..ranking._ids import U64, order_words, padded, words
@@ -36,6 +48,27 @@ from ..ranking._order import _stable_by_query, segments
 __all__: list[str] = []
 
 _CHUNK = 1 << 20  # pairs verified at a time (keeps the gathered id words small)
+_TWO_FROM = 1 << 20  # items from which a pass is shared by two threads
+
+
+def run_two(first: Callable[[], None], second: Callable[[], None], size: int) -> None:
+    """``first()`` then ``second()``; on two threads at once when ``size`` is large.
+
+    The two write disjoint parts of their outputs; NumPy releases the GIL in
+    its sorts, gathers and element-wise loops, so both CPUs work.
+    """
+    if size < _TWO_FROM or (os.cpu_count() or 1) < 2:
+        first()
+        second()
+        return
+    other = _pool().submit(second)
+    first()
+    other.result()
+
+
+def _halves(fn: Callable[[int, int], None], n: int) -> None:
+    """``fn(0, n)`` as ``fn(0, n // 2)`` and ``fn(n // 2, n)`` (:func:`run_two`)."""
+    run_two(lambda: fn(0, n // 2), lambda: fn(n // 2, n), n)
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,9 +85,10 @@ class Stacked:
 
     def positions(self) -> IntArray:
         """0-based rank of every row within its (run, query) list."""
-        out: IntArray = np.arange(self.score.size, dtype=np.int64) - np.repeat(
-            self.seg_starts, self.seg_len
-        )
+        out: IntArray = np.repeat(self.seg_starts, self.seg_len)
+        for a in range(0, out.size, _CHUNK):  # in place: no second array of every row
+            b = min(a + _CHUNK, out.size)
+            np.subtract(np.arange(a, b, dtype=np.int64), out[a:b], out=out[a:b])
         return out
 
 
@@ -77,7 +111,7 @@ def stack(runs: list[Run]) -> Stacked:
     return Stacked(
         queries=queries,
         qmaps=qmaps,
-        score=np.concatenate([r.score for r in runs]).astype(np.float64),
+        score=np.concatenate([r.score for r in runs]).astype(np.float64, copy=False),
         offsets=offsets,
         seg_starts=seg_starts,
         seg_len=np.diff(np.concatenate([seg_starts, offsets[-1:]])),
@@ -85,25 +119,64 @@ def stack(runs: list[Run]) -> Stacked:
     )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Aligned:
-    """One row per distinct (query, document) of the union, one column per run."""
+    """One row per distinct (query, document) of the union, one column per run.
+
+    ``present`` and ``pos`` are built on first use (a method that reads only
+    scores never pays for the ranks).
+    """
 
     queries: AnyArray
     query: IntArray  # (G,) query code of each document, non-decreasing
     doc: AnyArray  # (G,) document ids
-    present: BoolArray  # (G, m) the run retrieved the document
-    pos: IntArray  # (G, m) 0-based rank in the run (-1: absent)
     candidates: IntArray  # (G,) number of distinct documents of the query over all runs
     run_lengths: IntArray  # (m, n_queries)
     cell: IntArray  # per pair of the merge: its flat cell in the (G, m) matrices
     row: IntArray  # per pair of the merge: its stacked row
-    hash_order: IntArray  # the documents (their index here) in the order of their hashes
+    order: IntArray | None  # the documents (their index here) in hash order; None: the identity
+    count: IntArray  # (G,) runs retrieving the document
+    stacked: Stacked = field(repr=False)
+    by_hash: bool = False  # the documents are in (query, hash) order: hash_order is the identity
+
+    @property
+    def hash_order(self) -> IntArray:
+        """The documents (their index here) in the order of their hashes."""
+        return np.arange(self.query.size, dtype=np.int64) if self.order is None else self.order
+
+    @cached_property
+    def present(self) -> BoolArray:
+        """(G, m): the run retrieved the document."""
+        out = np.zeros((self.query.size, self.run_lengths.shape[0]), bool)
+        out.reshape(-1)[self.cell] = True
+        return out
+
+    @cached_property
+    def pos(self) -> IntArray:
+        """(G, m): 0-based rank of the document in the run (-1: absent)."""
+        return self.ranks(-1)
+
+    def ranks(self, fill: int) -> IntArray:
+        """(G, m): 0-based rank of the document in the run, ``fill`` where absent."""
+        out = np.full((self.query.size, self.run_lengths.shape[0]), fill, np.int64)
+        pos = self.stacked.positions()
+        flat = out.reshape(-1)
+        for a in range(0, self.cell.size, _CHUNK):
+            b = min(a + _CHUNK, self.cell.size)
+            flat[self.cell[a:b]] = np.take(pos, self.row[a:b])
+        return out
 
     def dense(self, values: FloatArray, fill: float = 0.0) -> FloatArray:
         """A (G, m) matrix of per-stacked-row ``values``; ``fill`` where a run lacks the document."""
-        out = np.full(self.present.shape, fill, np.float64)
-        out.reshape(-1)[self.cell] = values[self.row]
+        out = np.full((self.query.size, self.run_lengths.shape[0]), fill, np.float64)
+        flat = out.reshape(-1)
+
+        def part(lo: int, hi: int) -> None:
+            for a in range(lo, hi, _CHUNK):  # small temporaries, reused
+                b = min(a + _CHUNK, hi)
+                flat[self.cell[a:b]] = np.take(values, self.row[a:b])
+
+        _halves(part, self.cell.size)
         return out
 
 
@@ -128,8 +201,12 @@ def _run_keys(run: Run, qmap: IntArray, n_queries: int, width: int, n_rows: int)
     return doc_index(query, doc, _starts(query, n_queries), n_rows)[0]
 
 
-def _merge(runs: list[Run], st: Stacked, width: int) -> tuple[U64, IntArray]:
-    """All runs' index keys in one sorted list: (hash high bits, stacked row) per pair."""
+def _merge(runs: list[Run], st: Stacked, width: int) -> tuple[U64, IntArray, int | None]:
+    """All runs' index keys in one sorted list: (hash high bits, stacked row) per pair.
+
+    Also the shift that leaves a pair's query code from its high bits when the
+    keys lead with it (None when the query is mixed into the hash).
+    """
     total = int(st.offsets[-1])
     n_rows = max(len(r) for r in runs)  # one key layout for every run
     bits = max(1, int(total - 1).bit_length())
@@ -140,84 +217,172 @@ def _merge(runs: list[Run], st: Stacked, width: int) -> tuple[U64, IntArray]:
         own = np.uint64((1 << max(1, int(len(r) - 1).bit_length())) - 1)
         row = (keys & own) + np.uint64(st.offsets[i])
         parts.append((keys & ~low) | row)
-    merged = np.concatenate(parts)
-    merged.sort(kind="stable")  # timsort: the parts are (nearly) sorted runs, merged in one pass
-    rows = (merged & low).astype(np.int64)
+    qb, _, grouped = layout(st.queries.size, n_rows)
+    lead = 64 - bits - qb if grouped and qb + bits < 64 else None
+    merged = np.empty(total, np.uint64)
+    # timsort: the parts are sorted runs, merged in one pass; keys leading with the
+    # query split at a query into two independent merges (two threads)
+    cuts = [0] * len(parts)
+    if lead is not None and qb:
+        top = np.uint64((st.queries.size // 2) << (64 - qb))
+        cuts = [int(np.searchsorted(p, top)) for p in parts]
+    mid = sum(cuts)
+
+    def lower() -> None:
+        if mid:
+            np.concatenate([p[:c] for p, c in zip(parts, cuts, strict=True)], out=merged[:mid])
+            merged[:mid].sort(kind="stable")
+
+    def upper() -> None:
+        np.concatenate([p[c:] for p, c in zip(parts, cuts, strict=True)], out=merged[mid:])
+        merged[mid:].sort(kind="stable")
+
+    run_two(lower, upper, total)
+    parts.clear()  # free the per-run keys
+    rows = np.empty(total, np.int64)
+    np.bitwise_and(merged, low, out=rows.view(np.uint64))
     np.right_shift(merged, np.uint64(bits), out=merged)
-    return merged, rows
+    return merged, rows, lead
 
 
-def _same_pairs(rows: IntArray, test: BoolArray, query: IntArray, doc: AnyArray) -> BoolArray:
-    """For merge positions i where ``test[i]``: the pairs at i and i + 1 are equal.
+def _gather(doc: AnyArray, rows: IntArray) -> U64:
+    """``words(doc[rows])``: ids of one word are read as one contiguous ``uint64`` column."""
+    if doc.dtype.itemsize == 8:  # np.take on a plain uint64 vector: the fast gather
+        return np.take(doc.view(np.uint64), rows)[:, None]
+    return words(np.take(doc, rows))
 
-    The ids are gathered once per position, chunk by chunk, and compared with
-    their neighbours (one random read per row instead of two per pair).
+
+def _same_docs(rows: IntArray, test: BoolArray, doc: AnyArray) -> tuple[BoolArray, U64 | None]:
+    """For merge positions i where ``test[i]``: the documents at i and i + 1 are equal.
+
+    The id words are gathered once per position, chunk by chunk, and compared
+    with their neighbours (one read per row instead of two per pair). Ids of
+    one word are also returned, in merge order (the groups' ids are then a
+    sequential selection, not a second gather).
     """
     out = np.empty(test.size, bool)
-    for a in range(0, test.size, _CHUNK):
-        b = min(a + _CHUNK, test.size)
-        r = rows[a : b + 1]
-        q = query[r]
-        same = test[a:b] & (q[1:] == q[:-1])
-        w = words(doc[r])  # one gather of whole ids, then their words
-        for j in range(w.shape[1]):
-            same &= w[1:, j] == w[:-1, j]
-        out[a:b] = same
-    return out
+    kept = np.empty(rows.size, np.uint64) if doc.dtype.itemsize == 8 else None
+
+    def part(lo: int, hi: int) -> None:
+        for a in range(lo, hi, _CHUNK):
+            b = min(a + _CHUNK, hi)
+            w = _gather(doc, rows[a : b + 1])
+            if kept is not None:
+                kept[a : b + 1] = w[:, 0]
+            same = test[a:b].copy()
+            for j in range(w.shape[1]):
+                same &= w[1:, j] == w[:-1, j]
+            out[a:b] = same
+
+    if rows.size == 1 and kept is not None:
+        kept[:] = doc.view(np.uint64)[rows]
+    _halves(part, test.size)
+    return out, kept
+
+
+def _add_run(cell: IntArray, offsets: IntArray, rows: IntArray) -> None:
+    """Add the run (0, 1, ...) of each stacked row: a comparison per run boundary when runs are few."""
+    if offsets.size > 5:
+        cell += np.searchsorted(offsets[1:], rows, side="right")
+        return
+    for start in offsets[1:-1].tolist():
+        cell += rows >= start
+
+
+def _resort_collisions(
+    rows: IntArray, same_hash: BoolArray, same: BoolArray, query: IntArray, doc: AnyArray
+) -> None:
+    """Blocks of equal hashes holding different pairs: sort them exactly (``rows``, ``same``)."""
+    bad = same_hash & ~same
+    if not bad.any():
+        return
+    ws = words(doc)
+    starts = np.r_[0, np.flatnonzero(~same_hash) + 1, same_hash.size + 1]  # hash blocks
+    hit = np.unique(np.searchsorted(starts, np.flatnonzero(bad), side="right") - 1)
+    sel = segments(starts[hit], starts[hit + 1] - starts[hit])
+    block = np.repeat(np.arange(hit.size), starts[hit + 1] - starts[hit])
+    r = rows[sel]
+    ow = order_words(doc[r])
+    cols = [ow[:, j] for j in range(ow.shape[1] - 1, -1, -1)]
+    sub = np.lexsort([r, *cols, query[r], block])  # within each block
+    rows[sel] = r[sub]
+    inner = sel[:-1][same_hash[sel[:-1]]]  # pairs within the re-sorted blocks
+    a, b = rows[inner], rows[inner + 1]
+    same[inner] = (query[a] == query[b]) & (ws[a] == ws[b]).all(axis=1)
 
 
 def align(runs: list[Run], st: Stacked) -> Aligned:
-    """Group the stacked rows by (query, document); groups ordered by query code."""
+    """Group the stacked rows by (query, document); groups ordered by query code.
+
+    When the keys lead with the query code (the usual layout), the merge's
+    order is already by query: the groups keep it (``by_hash``), and a pair's
+    query is read from its key, so the ids are the only column gathered.
+    """
     m = len(runs)
     width = max(8, *(r._coded.doc.dtype.itemsize for r in runs))
-    hashes, rows = _merge(runs, st, width)
+    hashes, rows, lead = _merge(runs, st, width)
     small = np.int32 if st.queries.size < 1 << 31 else np.int64
-    query = np.concatenate([st.qmaps[i].astype(small)[r._coded.query] for i, r in enumerate(runs)])
     doc = np.concatenate([r._coded.doc.astype(f"S{width}", copy=False) for r in runs])
-    ws = words(doc)
     same_hash = hashes[1:] == hashes[:-1]
-    del hashes
-    same = _same_pairs(rows, same_hash, query, doc)
-    bad = same_hash & ~same
-    if bad.any():  # a hash shared by different pairs: sort those blocks exactly
-        starts = np.r_[0, np.flatnonzero(~same_hash) + 1, same_hash.size + 1]  # hash blocks
-        hit = np.unique(np.searchsorted(starts, np.flatnonzero(bad), side="right") - 1)
-        sel = segments(starts[hit], starts[hit + 1] - starts[hit])
-        block = np.repeat(np.arange(hit.size), starts[hit + 1] - starts[hit])
-        r = rows[sel]
-        ow = order_words(doc[r])
-        cols = [ow[:, j] for j in range(ow.shape[1] - 1, -1, -1)]
-        sub = np.lexsort([r, *cols, query[r], block])  # within each block
-        rows[sel] = r[sub]
-        inner = sel[:-1][same_hash[sel[:-1]]]  # pairs within the re-sorted blocks
-        a, b = rows[inner], rows[inner + 1]
-        same[inner] = (query[a] == query[b]) & (ws[a] == ws[b]).all(axis=1)
-    new = np.r_[True, ~same]
-    del same, same_hash, bad
-    first = rows[new]
-    by_query = _stable_by_query(query[first])  # hash order -> query order (radix passes)
-    rank = np.empty(first.size, np.int64)
-    rank[by_query] = np.arange(first.size)
-    first = first[by_query]
-    gq = query[first].astype(np.int64)
-    cell = rank[np.cumsum(new) - 1]
-    del new
+    same, kept = _same_docs(rows, same_hash, doc)
+
+    def row_query() -> IntArray:
+        parts = [st.qmaps[i].astype(small)[r._coded.query] for i, r in enumerate(runs)]
+        out: IntArray = np.concatenate(parts)
+        return out
+
+    if lead is not None:  # equal keys: equal queries; the collision blocks keep their query
+        if (same_hash & ~same).any():  # rare: rows move, the kept ids no longer match them
+            _resort_collisions(rows, same_hash, same, row_query(), doc)
+            kept = None
+        del same_hash
+        new = np.empty(rows.size, bool)
+        new[0] = True
+        np.logical_not(same, out=new[1:])
+        del same
+        hashes = hashes[new]
+        if lead:
+            np.right_shift(hashes, np.uint64(lead), out=hashes)
+        else:
+            hashes[:] = 0
+        gq = hashes.astype(np.int64)
+        del hashes
+        first = rows[new]
+        ids = _gather(doc, first) if kept is None else kept[new][:, None]
+        rank: IntArray | None = None
+        count = np.diff(np.append(np.flatnonzero(new), rows.size))
+        cell = np.cumsum(new, dtype=np.int64)
+        cell -= 1
+    else:
+        del hashes
+        query = row_query()
+        same &= np.take(query, rows[1:]) == np.take(query, rows[:-1])
+        _resort_collisions(rows, same_hash, same, query, doc)
+        new = np.r_[True, ~same]
+        del same, same_hash
+        first = rows[new]
+        by_query = _stable_by_query(query[first])  # hash order -> query order (radix passes)
+        rank = np.empty(first.size, np.int64)
+        rank[by_query] = np.arange(first.size)
+        count = np.diff(np.append(np.flatnonzero(new), rows.size))[by_query]
+        first = first[by_query]
+        ids = _gather(doc, first)
+        gq = query[first].astype(np.int64)
+        cell = rank[np.cumsum(new) - 1]
+    del new, kept
     cell *= m
-    cell += np.searchsorted(st.offsets[1:], rows, side="right")  # the run of each pair
-    present = np.zeros((first.size, m), bool)
-    present.reshape(-1)[cell] = True
-    pos = np.full((first.size, m), -1, np.int64)
-    pos.reshape(-1)[cell] = st.positions()[rows]
+    _add_run(cell, st.offsets, rows)  # the run of each pair
     cand = np.bincount(gq, minlength=st.queries.size)
     return Aligned(
         queries=st.queries,
         query=gq,
-        doc=doc[first],
-        present=present,
-        pos=pos,
-        candidates=cand[gq],
+        doc=ids.view(doc.dtype).reshape(-1),
+        candidates=np.repeat(cand, cand),  # gq is sorted
         run_lengths=st.run_lengths,
         cell=cell,
         row=rows,
-        hash_order=rank,
+        order=rank,
+        count=count,
+        stacked=st,
+        by_hash=lead is not None,
     )

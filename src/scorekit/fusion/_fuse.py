@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import difflib
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -14,7 +15,7 @@ from .._errors import EmptyInputError, LengthMismatchError, NonFiniteError, Para
 from .._typing import BoolArray, FloatArray, IntArray
 from ..ranking._data import Qrels, Run
 from ..ranking._ids import desc_order_key
-from ._align import Aligned, align, stack
+from ._align import Aligned, Stacked, align, stack
 from ._methods import BY_NAME, METHODS, REQUIRED, Inputs, MethodDef
 from ._norm import ALIASES, NORMS, borda, normalize_rows
 from ._output import fused_run
@@ -244,21 +245,75 @@ def fuse(
     return finish(prepare(run_list, nm), m, w, p, tag or m.name)
 
 
+class _Matrices:
+    """The kernels' (G, m) matrices of aligned runs, each built on first use and then kept.
+
+    RRF reads ranks only, CombMNZ scores only; ``optimize_fusion`` reuses one
+    instance for every setting it tries.
+    """
+
+    def __init__(self, st: Stacked, al: Aligned, norm: str) -> None:
+        self._st, self._al, self._norm = st, al, norm
+
+    @cached_property
+    def present(self) -> BoolArray:
+        if self._norm == "borda":
+            return np.ones_like(self._al.present)
+        return self._al.present
+
+    @cached_property
+    def pos(self) -> IntArray:
+        al = self._al
+        pos = al.ranks(0)  # absent: any valid rank (kernels mask them out)
+        if self._norm == "borda":
+            return _borda_ranks(al, al.present, pos)
+        return pos
+
+    @cached_property
+    def length(self) -> IntArray:
+        al = self._al
+        if self._norm == "borda":
+            out: IntArray = np.broadcast_to(al.candidates[:, None], al.present.shape)
+            return out
+        lengths: IntArray = al.run_lengths[:, al.query].T
+        return lengths
+
+    @cached_property
+    def count(self) -> FloatArray:
+        """Per document: the runs retrieving it (every run under ``borda``)."""
+        if self._norm == "borda":
+            return np.full(self._al.query.size, float(self._al.run_lengths.shape[0]))
+        return self._al.count.astype(np.float64)
+
+    def by_rank(self, f: Callable[[FloatArray], FloatArray]) -> FloatArray | None:
+        """(G, m) of ``f(0-based rank)`` in each run, 0 where absent (None under ``borda``).
+
+        ``f`` is evaluated once per stacked row, in the runs' own order, and
+        the values scattered: no (G, m) rank matrix is built.
+        """
+        if self._norm == "borda":
+            return None
+        longest = int(self._st.seg_len.max()) if self._st.seg_len.size else 0
+        table = f(np.arange(longest, dtype=np.float64))  # f of every rank, once
+        pos = self._st.positions()
+        values = pos.view(np.float64)  # f(rank) written over the ranks, chunk by chunk
+        for a in range(0, pos.size, 1 << 20):
+            b = min(a + (1 << 20), pos.size)
+            values[a:b] = np.take(table, pos[a:b])
+        return self._al.dense(values)
+
+    @cached_property
+    def score(self) -> FloatArray:
+        if self._norm == "borda":
+            return borda(self._al)
+        return self._al.dense(normalize_rows(self._norm, self._st))
+
+
 def prepare(runs: list[Run], norm: str) -> Inputs:
     """Stack, normalise and align the runs: everything a kernel reads but the parameters."""
     st = stack(runs)
     al = align(runs, st)
-    present = al.present
-    pos = np.where(present, al.pos, 0)  # absent: any valid rank (kernels mask them out)
-    length = al.run_lengths[:, al.query].T
-    if norm == "borda":
-        score = borda(al)
-        pos = _borda_ranks(al, present, pos)
-        present = np.ones_like(present)
-        length = np.broadcast_to(al.candidates[:, None], present.shape)
-    else:
-        score = al.dense(normalize_rows(norm, st))
-    return Inputs(score, present, pos, length, al.candidates, np.ones(len(runs)), {}, al)
+    return Inputs(_Matrices(st, al, norm), al.candidates, np.ones(len(runs)), {}, al)
 
 
 def finish(base: Inputs, m: MethodDef, w: FloatArray, p: dict[str, Any], tag: str) -> Run:

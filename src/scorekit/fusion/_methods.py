@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -24,18 +24,51 @@ __all__: list[str] = []
 REQUIRED = object()
 
 
+class Matrices(Protocol):
+    """The (G, m) matrices a kernel reads (built on first use by :func:`._fuse.prepare`)."""
+
+    @property
+    def score(self) -> FloatArray: ...  # normalised scores (0 where absent)
+    @property
+    def present(self) -> BoolArray: ...
+    @property
+    def pos(self) -> IntArray: ...  # 0-based rank (meaningless where absent)
+    @property
+    def length(self) -> IntArray: ...  # the run's number of documents for the document's query
+    @property
+    def count(self) -> FloatArray: ...  # (G,) runs counted as retrieving the document
+    def by_rank(self, f: Callable[[FloatArray], FloatArray]) -> FloatArray | None: ...
+
+
 @dataclass(frozen=True, slots=True)
 class Inputs:
-    """What every kernel reads."""
+    """What every kernel reads: the matrices (each built when a kernel first asks), weights, params."""
 
-    score: FloatArray  # (G, m) normalised scores (0 where absent)
-    present: BoolArray  # (G, m)
-    pos: IntArray  # (G, m) 0-based rank (meaningless where absent)
-    length: IntArray  # (G, m) the run's number of documents for the document's query
+    data: Matrices
     candidates: IntArray  # (G,) documents of the query over all runs
     weights: FloatArray  # (m,)
     params: Mapping[str, Any]
     aligned: Any  # the Aligned table (query and document of each row)
+
+    @property
+    def score(self) -> FloatArray:
+        """(G, m) normalised scores (0 where absent)."""
+        return self.data.score
+
+    @property
+    def present(self) -> BoolArray:
+        """(G, m) the run retrieved the document."""
+        return self.data.present
+
+    @property
+    def pos(self) -> IntArray:
+        """(G, m) 0-based rank (meaningless where absent)."""
+        return self.data.pos
+
+    @property
+    def length(self) -> IntArray:
+        """(G, m) the run's number of documents for the document's query."""
+        return self.data.length
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,25 +91,35 @@ def _sum(x: Any, present: BoolArray) -> FloatArray:
     return acc
 
 
+def _sum_scores(x: FloatArray) -> FloatArray:
+    """:func:`_sum` of a matrix that is 0 where the run lacks the document (scores, RRF terms).
+
+    (Adding 0.0 changes nothing: the same sums without the mask.)
+    """
+    acc = np.zeros(x.shape[0])
+    for r in range(x.shape[1]):  # the runs, left to right (as ranx adds them)
+        acc += x[:, r]
+    return acc
+
+
 def _count(inp: Inputs) -> FloatArray:
-    out: FloatArray = inp.present.sum(axis=1).astype(np.float64)
-    return out
+    return inp.data.count
 
 
 def comb_sum(inp: Inputs) -> FloatArray:
-    return _sum(inp.score, inp.present)
+    return _sum_scores(inp.score)
 
 
 def comb_mnz(inp: Inputs) -> FloatArray:
-    return _sum(inp.score, inp.present) * _count(inp)
+    return _sum_scores(inp.score) * _count(inp)
 
 
 def comb_anz(inp: Inputs) -> FloatArray:
-    return _sum(inp.score, inp.present) / _count(inp)
+    return _sum_scores(inp.score) / _count(inp)
 
 
 def comb_gmnz(inp: Inputs) -> FloatArray:
-    out: FloatArray = _sum(inp.score, inp.present) * _count(inp) ** float(inp.params["gamma"])
+    out: FloatArray = _sum_scores(inp.score) * _count(inp) ** float(inp.params["gamma"])
     return out
 
 
@@ -99,21 +142,25 @@ def comb_med(inp: Inputs) -> FloatArray:
 
 
 def wsum(inp: Inputs) -> FloatArray:
-    return _sum(inp.score * inp.weights, inp.present)
+    return _sum_scores(inp.score * inp.weights)
 
 
 def wmnz(inp: Inputs) -> FloatArray:
-    w = np.broadcast_to(inp.weights, inp.score.shape)
+    w = np.broadcast_to(inp.weights, inp.present.shape)
     return _sum(inp.score, inp.present) * _sum(w, inp.present)
 
 
 def mixed(inp: Inputs) -> FloatArray:
-    out: FloatArray = _sum(inp.score * inp.weights, inp.present) * np.sqrt(_count(inp))
+    out: FloatArray = _sum_scores(inp.score * inp.weights) * np.sqrt(_count(inp))
     return out
 
 
 def rrf(inp: Inputs) -> FloatArray:
-    return _sum(1.0 / (float(inp.params["k"]) + inp.pos + 1.0), inp.present)
+    k = float(inp.params["k"])
+    by_row = inp.data.by_rank(lambda pos: 1.0 / (k + pos + 1.0))
+    if by_row is not None:
+        return _sum_scores(by_row)
+    return _sum(1.0 / (k + inp.pos + 1.0), inp.present)
 
 
 def _isr(inp: Inputs) -> FloatArray:
@@ -152,7 +199,7 @@ def w_bordafuse(inp: Inputs) -> FloatArray:
 
 
 def condorcet(inp: Inputs) -> FloatArray:
-    return copeland_scores(inp.aligned, inp.present, inp.pos, np.ones(inp.score.shape[1]))
+    return copeland_scores(inp.aligned, inp.present, inp.pos, np.ones(inp.present.shape[1]))
 
 
 def w_condorcet(inp: Inputs) -> FloatArray:
