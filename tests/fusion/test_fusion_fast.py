@@ -14,7 +14,7 @@ from fusion_helpers import random_runs
 import scorekit as sk
 from scorekit.fusion import _fuse, _output
 from scorekit.fusion._align import align, stack
-from scorekit.ranking import _data
+from scorekit.ranking import _data, _docindex
 from scorekit.ranking._ids import words
 
 
@@ -73,7 +73,8 @@ def _weak_hash(ids, salt=None):
 def test_hash_collisions_never_merge_documents(monkeypatch, seed):
     dicts = random_runs(seed, n_queries=5, pool=9)
     want = {m: sk.fuse([sk.Run.from_dict(r) for r in dicts], method=m) for m in ("rrf", "mnz")}
-    monkeypatch.setattr(_data, "hash_ids", _weak_hash)
+    monkeypatch.setattr(_data, "hash_ids", _weak_hash)  # query ids
+    monkeypatch.setattr(_docindex, "hash_ids", _weak_hash)  # the runs' document indexes
     runs = [sk.Run.from_dict(r) for r in dicts]  # indexes built with the weak hash
     al = align(runs, stack(runs))
     assert _alignment(al) == _expected_alignment(runs)
