@@ -32,6 +32,7 @@ __all__ = [
     "UIntArray",
     "decimal_codes",
     "order_bits",
+    "parallel_pool",
     "sort_rows",
     "sort_uint64",
 ]
@@ -60,7 +61,8 @@ def order_bits(s: FloatArray, signed: bool = True) -> UIntArray:
     return u
 
 
-def _pool() -> ThreadPoolExecutor:
+def parallel_pool() -> ThreadPoolExecutor:
+    """The two worker threads the large sorts share (NumPy releases the GIL while sorting)."""
     global _POOL
     if _POOL is None:
         _POOL = ThreadPoolExecutor(2, thread_name_prefix="scorekit-sort")
@@ -77,7 +79,7 @@ def sort_uint64(keys: UIntArray) -> None:
         keys.sort()
         return
     half = keys.size // 2
-    other = _pool().submit(keys[half:].sort)
+    other = parallel_pool().submit(keys[half:].sort)
     keys[:half].sort()
     other.result()
     keys.sort(kind="stable")
