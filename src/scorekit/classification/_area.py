@@ -26,6 +26,7 @@ weight by a power of two changes nothing, not even the last bit, and neither
 from __future__ import annotations
 
 import itertools
+import math
 
 import numpy as np
 
@@ -174,10 +175,16 @@ def _float_fraction(a: FloatArray, b: FloatArray, k: int) -> float:
     """
     carry = u = n_a = n_b = 0.0
     buf = np.empty((3, min(_BLOCK, a.size)))  # reused: fresh temporaries cost page faults
+    # x · 2**-k rounded once, as ldexp rounds it, when the factor is a float (a multiply is faster)
+    factor = math.ldexp(1.0, -k) if -1074 <= -k <= 1023 else None
     for start in range(0, a.size, _BLOCK):
         ab, bb, below = buf[:, : min(_BLOCK, a.size - start)]
-        np.ldexp(a[start : start + _BLOCK], -k, out=ab)
-        np.ldexp(b[start : start + _BLOCK], -k, out=bb)
+        if factor is None:
+            np.ldexp(a[start : start + _BLOCK], -k, out=ab)
+            np.ldexp(b[start : start + _BLOCK], -k, out=bb)
+        else:
+            np.multiply(a[start : start + _BLOCK], factor, out=ab)
+            np.multiply(b[start : start + _BLOCK], factor, out=bb)
         np.cumsum(ab, out=below)
         below += carry
         carry = float(below[-1])

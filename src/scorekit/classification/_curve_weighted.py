@@ -35,9 +35,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._threads import parallel_pool
 from .._typing import BoolArray, FloatArray, IntArray
 from ._curve_exact import ExactPart, exact_runs_split, whole_weights
-from ._sortkeys import UIntArray, order_bits, parallel_pool
+from ._sortkeys import UIntArray, order_bits
 
 __all__ = ["WeightedEntries", "weighted_entries"]
 

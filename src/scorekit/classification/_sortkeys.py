@@ -18,12 +18,12 @@ The one home of the score-ordering tricks the AUC-family kernels share
 from __future__ import annotations
 
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
+from .._threads import parallel_pool
 from .._typing import AnyArray, BoolArray, FloatArray, IntArray
 
 __all__ = [
@@ -32,7 +32,6 @@ __all__ = [
     "UIntArray",
     "decimal_codes",
     "order_bits",
-    "parallel_pool",
     "sort_rows",
     "sort_uint64",
 ]
@@ -42,7 +41,6 @@ _SIGN = np.uint64(1 << 63)
 _ONE = np.uint64(1)
 #: Arrays at least this long are sorted in two halves on two threads.
 _PARALLEL_ROWS = 1 << 18
-_POOL: ThreadPoolExecutor | None = None
 
 
 def order_bits(s: FloatArray, signed: bool = True) -> UIntArray:
@@ -59,14 +57,6 @@ def order_bits(s: FloatArray, signed: bool = True) -> UIntArray:
         flip |= _SIGN
         u ^= flip
     return u
-
-
-def parallel_pool() -> ThreadPoolExecutor:
-    """The two worker threads the large sorts share (NumPy releases the GIL while sorting)."""
-    global _POOL
-    if _POOL is None:
-        _POOL = ThreadPoolExecutor(2, thread_name_prefix="scorekit-sort")
-    return _POOL
 
 
 def sort_uint64(keys: UIntArray) -> None:
