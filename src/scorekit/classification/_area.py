@@ -31,8 +31,8 @@ import math
 import numpy as np
 
 from .._errors import ParameterError
+from .._threads import parallel_pool
 from .._typing import FloatArray, IntArray
-from ._sortkeys import parallel_pool
 
 __all__ = [
     "auc_value",

@@ -39,8 +39,6 @@ __all__ = [
 UIntArray = npt.NDArray[np.uint64]
 _SIGN = np.uint64(1 << 63)
 _ONE = np.uint64(1)
-#: The shared pool under the name this module gave it before :mod:`scorekit._threads`.
-_pool = parallel_pool
 #: Arrays at least this long are sorted in two halves on two threads.
 _PARALLEL_ROWS = 1 << 18
 
