@@ -24,6 +24,7 @@ import numpy as np
 
 from .._typing import BoolArray, FloatArray, IntArray
 from ._curve_exact import ExactPart, exact_runs, whole_weights
+from ._curve_weighted import bucket_order
 from ._sortkeys import UIntArray, order_bits, sort_uint64
 
 __all__ = ["grouped_weighted_entries"]
@@ -103,12 +104,8 @@ def _resolve_buckets(
     """
     at = np.union1d(shared, shared + 1)
     k = key[at]
-    scores = s[((k >> _ONE) & mask).astype(np.intp)] + 0.0
-    order = np.lexsort((scores if increasing else -scores, k >> np.uint64(index_bits + 1)))
+    order, tied = bucket_order(s, k, at, shared, mask, np.uint64(index_bits + 1), increasing)
     key[at] = k[order]
-    scores = scores[order]
-    i = np.searchsorted(at, shared)
-    tied: IntArray = shared[scores[i] == scores[i + 1]]
     return tied
 
 

@@ -40,7 +40,7 @@ from .._typing import BoolArray, FloatArray, IntArray
 from ._curve_exact import ExactPart, exact_runs_split, whole_weights
 from ._sortkeys import UIntArray, order_bits
 
-__all__ = ["WeightedEntries", "weighted_entries"]
+__all__ = ["WeightedEntries", "bucket_order", "weighted_entries"]
 
 _ONE = np.uint64(1)
 _SIGN = np.uint64(1 << 63)
@@ -307,14 +307,31 @@ def _resolve(
     n = s.size
     at = _with_next(shared, n)
     k = kept_keys[np.searchsorted(kept, at)]
-    scores = s[((k >> _ONE) & plan.mask).astype(np.intp)] + 0.0
-    order = np.lexsort((-scores, k >> plan.cut))
+    order, tied = bucket_order(s, k, at, shared, plan.mask, plan.cut)
     for col in columns:
         col[at] = col[at][order]
+    return tied
+
+
+def bucket_order(
+    s: FloatArray,
+    k: UIntArray,
+    at: IntArray,
+    shared: IntArray,
+    mask: np.uint64,
+    cut: np.uint64,
+    increasing: bool = False,
+) -> tuple[IntArray, IntArray]:
+    """The rows at sorted positions ``at`` (keys ``k``) ordered by (bucket, score), and the ties.
+
+    Returns the order (scores decreasing within a bucket unless ``increasing``;
+    stable) and the positions of ``shared`` whose row ties with the next one's.
+    """
+    scores = s[((k >> _ONE) & mask).astype(np.intp)] + 0.0
+    order: IntArray = np.lexsort((scores if increasing else -scores, k >> cut))
     scores = scores[order]
     i = np.searchsorted(at, shared)
-    tied: IntArray = shared[scores[i] == scores[i + 1]]
-    return tied
+    return order, shared[scores[i] == scores[i + 1]]
 
 
 def weighted_entries(
