@@ -22,13 +22,14 @@ from scorekit._limbs import bin_sums, round_sums, segment_ints
 
 
 @contextmanager
-def _small_grid() -> Iterator[None]:
-    saved = ex._GRID_MIN_ROWS, ex._GRID_BLOCK, ex._GRID_FLUSH
+def _small_grid(parallel_rows: int = 1 << 19) -> Iterator[None]:
+    saved = ex._GRID_MIN_ROWS, ex._GRID_BLOCK, ex._GRID_FLUSH, ex._GRID_PARALLEL_ROWS
     ex._GRID_MIN_ROWS, ex._GRID_BLOCK, ex._GRID_FLUSH = 1, 7, 20
+    ex._GRID_PARALLEL_ROWS = parallel_rows
     try:
         yield
     finally:
-        ex._GRID_MIN_ROWS, ex._GRID_BLOCK, ex._GRID_FLUSH = saved
+        ex._GRID_MIN_ROWS, ex._GRID_BLOCK, ex._GRID_FLUSH, ex._GRID_PARALLEL_ROWS = saved
 
 
 def _values(rng, n, kind):
@@ -53,6 +54,21 @@ def test_bucket_path_equals_fraction_and_fsum(seed, n, n_bins):
         group = x[bins == b].tolist()
         assert as_fraction(i) == sum(map(Fraction, group), Fraction(0))
         assert r == math.fsum(group)
+
+
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(2, 200), n_bins=st.integers(1, 6))
+def test_two_thread_bucket_path_equals_fraction(seed, n, n_bins):
+    """Halves on two threads, their accumulators added pairwise: the same exact sums."""
+    rng = np.random.default_rng(seed)
+    x = _values(rng, n, seed % 4)
+    bins = rng.integers(0, n_bins, n)
+    with _small_grid(parallel_rows=2):
+        state = bin_sums(x, bins, n_bins)
+    one = bin_sums(x, bins, n_bins)
+    np.testing.assert_array_equal(state.limbs, one.limbs)
+    assert state.low == one.low
+    for b, i in enumerate(segment_ints(state)):
+        assert as_fraction(i) == sum(map(Fraction, x[bins == b].tolist()), Fraction(0))
 
 
 def test_bucket_path_refuses_mixed_signs_and_many_buckets():

@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from ._errors import StateError
+from ._threads import parallel_pool
 from ._typing import AnyArray, FloatArray, IntArray
 
 __all__: list[str] = []
@@ -225,6 +226,7 @@ _SPLIT = np.uint64(((1 << 64) - 1) ^ ((1 << 26) - 1))  # all bits but the low 26
 _GRID_BLOCK = 1 << 18
 _GRID_MIN_ROWS = 1 << 16  # fewer rows: the limbs directly
 _GRID_FLUSH = 1 << 25  # rows per float accumulator: sums of 27-bit integers stay below 2**53
+_GRID_PARALLEL_ROWS = 1 << 19  # more rows: two halves on two threads
 
 
 def _exponent_field(v: float) -> int:
@@ -238,7 +240,9 @@ def _exponent_bin_sums(x: FloatArray, bins: IntArray, n_bins: int) -> SegmentSum
     of a value's exponent field ``E``, ``hi`` is an integer below ``2**27`` and ``lo``
     one below ``2**26``. ``np.bincount`` adds them per (bin, ``E``) bucket in
     float64: exact while fewer than ``2**26`` rows are added (accumulators are
-    flushed every ``2**25`` rows). The few bucket totals are then summed per bin
+    flushed every ``2**25`` rows; many rows: two halves on two threads, flushed every
+    ``2**24`` rows, whose accumulators are then added pairwise, still exact). The few
+    bucket totals are then summed per bin
     on the limbs. ``None`` (use the limbs for every row) when the rows are few, not
     all of one sign (zero included), not finite, or the buckets would be many.
     """
@@ -254,9 +258,36 @@ def _exponent_bin_sums(x: FloatArray, bins: IntArray, n_bins: int) -> SegmentSum
     size = n_bins * n_e
     if size > max(1 << 12, n >> 4):
         return None
-    bits = x.view(np.uint64)
-    parts: list[FloatArray] = []
     end = size + e_min  # bucket bin · n_e + E: the first e_min entries stay empty
+    if n < _GRID_PARALLEL_ROWS:
+        accs = _grid_sums(x, bins, n_e, end, low < 0, _GRID_FLUSH)
+    else:  # two halves on two threads; their accumulators (2**24 rows each at most) add exactly
+        half = n // 2
+        other = parallel_pool().submit(
+            _grid_sums, x[half:], bins[half:], n_e, end, low < 0, _GRID_FLUSH // 2
+        )
+        mine = _grid_sums(x[:half], bins[:half], n_e, end, low < 0, _GRID_FLUSH // 2)
+        theirs = other.result()
+        k = min(len(mine), len(theirs))
+        accs = [a + b for a, b in zip(mine[:k], theirs[:k], strict=True)] + mine[k:] + theirs[k:]
+    parts = [acc[:, e_min:].reshape(-1) for acc in accs]
+    values = np.concatenate(parts)
+    owner = np.tile(np.repeat(np.arange(n_bins, dtype=np.int64), n_e), 2 * len(parts))
+    keep = values != 0.0
+    return _limb_bin_sums(values[keep], owner[keep], n_bins)
+
+
+def _grid_sums(
+    x: FloatArray, bins: IntArray, n_e: int, end: int, signed: bool, flush: int
+) -> list[FloatArray]:
+    """The (2, ``end``) accumulators of :func:`_exponent_bin_sums`, one per ``flush`` rows or so.
+
+    An accumulator adds whole blocks until ``flush`` rows or more are in it, so it
+    holds fewer than ``flush + 2**18`` rows.
+    """
+    n = x.shape[0]
+    bits = x.view(np.uint64)
+    accs: list[FloatArray] = []
     acc = np.zeros((2, end))
     added = 0
     block = min(_GRID_BLOCK, n)
@@ -268,7 +299,7 @@ def _exponent_bin_sums(x: FloatArray, bins: IntArray, n_bins: int) -> SegmentSum
         b = min(a + block, n)
         e, flat = e_buf[: b - a], flat_buf[: b - a]
         np.right_shift(bits[a:b], np.uint64(52), out=e)
-        if low < 0:
+        if signed:
             e &= np.uint64(0x7FF)
         np.multiply(bins[a:b], n_e, out=flat)
         flat += e.view(np.int64)
@@ -277,14 +308,12 @@ def _exponent_bin_sums(x: FloatArray, bins: IntArray, n_bins: int) -> SegmentSum
         np.subtract(x[a:b], hi, out=hi)  # lo
         acc[1] += np.bincount(flat, hi, end)
         added += b - a
-        if added >= _GRID_FLUSH:
-            parts.append(acc[:, e_min:].reshape(-1))
+        if added >= flush:
+            accs.append(acc)
             acc, added = np.zeros((2, end)), 0
-    parts.append(acc[:, e_min:].reshape(-1))
-    values = np.concatenate(parts)
-    owner = np.tile(np.repeat(np.arange(n_bins, dtype=np.int64), n_e), 2 * len(parts))
-    keep = values != 0.0
-    return _limb_bin_sums(values[keep], owner[keep], n_bins)
+    if added or not accs:
+        accs.append(acc)
+    return accs
 
 
 def normalize_limbs(limbs: IntArray) -> IntArray:

@@ -26,12 +26,13 @@ weight by a power of two changes nothing, not even the last bit, and neither
 from __future__ import annotations
 
 import itertools
+import math
 
 import numpy as np
 
 from .._errors import ParameterError
+from .._threads import parallel_pool
 from .._typing import FloatArray, IntArray
-from ._sortkeys import _pool
 
 __all__ = [
     "auc_value",
@@ -173,10 +174,18 @@ def _float_fraction(a: FloatArray, b: FloatArray, k: int) -> float:
     memory layout.
     """
     carry = u = n_a = n_b = 0.0
+    buf = np.empty((3, min(_BLOCK, a.size)))  # reused: fresh temporaries cost page faults
+    # x · 2**-k rounded once, as ldexp rounds it, when the factor is a float (a multiply is faster)
+    factor = math.ldexp(1.0, -k) if -1074 <= -k <= 1023 else None
     for start in range(0, a.size, _BLOCK):
-        ab = np.ldexp(a[start : start + _BLOCK], -k)
-        bb = np.ldexp(b[start : start + _BLOCK], -k)
-        below = np.cumsum(ab)
+        ab, bb, below = buf[:, : min(_BLOCK, a.size - start)]
+        if factor is None:
+            np.ldexp(a[start : start + _BLOCK], -k, out=ab)
+            np.ldexp(b[start : start + _BLOCK], -k, out=bb)
+        else:
+            np.multiply(a[start : start + _BLOCK], factor, out=ab)
+            np.multiply(b[start : start + _BLOCK], factor, out=bb)
+        np.cumsum(ab, out=below)
         below += carry
         carry = float(below[-1])
         n_a += float(np.sum(ab))
@@ -300,7 +309,9 @@ def segment_pair_fractions(
     cuts = np.unique(np.r_[0, cuts[(cuts > 0) & (cuts < n_seg)], n_seg])
     runs = list(itertools.pairwise(cuts.tolist()))
     half = len(runs) // 2 if len(runs) >= _PARALLEL_RUNS else 0
-    other = _pool().submit(_runs_pair_fractions, a, b, offsets, runs[half:]) if half else None
+    other = (
+        parallel_pool().submit(_runs_pair_fractions, a, b, offsets, runs[half:]) if half else None
+    )
     parts = _runs_pair_fractions(a, b, offsets, runs[:half] if half else runs)
     if other is not None:
         parts += other.result()

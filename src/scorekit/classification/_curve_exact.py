@@ -18,6 +18,7 @@ entries are tracked: for continuous scores (few ties) the part stays tiny.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,6 +40,7 @@ __all__ = [
     "encode_exact",
     "exact_bins",
     "exact_runs",
+    "exact_runs_split",
     "merge_exact",
     "whole_weights",
 ]
@@ -83,14 +85,38 @@ def exact_runs(
     positive and negative weights rounded once, and their :class:`ExactPart`;
     ``None`` when every run is a single row.
     """
+    return _exact_runs(starts, n, lambda rows: (w[rows], y[rows]))
+
+
+def exact_runs_split(
+    pos: FloatArray, neg: FloatArray, starts: IntArray, n: int
+) -> tuple[IntArray, FloatArray, FloatArray, ExactPart] | None:
+    """:func:`exact_runs` of rows given as two columns: a row's weight (``> 0``) in its class's.
+
+    A row is positive when ``pos > 0``; its weight is ``pos + neg`` (the other is 0: exact).
+    """
+
+    def rows_of(rows: BoolArray) -> tuple[FloatArray, BoolArray]:
+        weight = pos[rows]
+        label = weight > 0
+        weight += neg[rows]
+        return weight, label
+
+    return _exact_runs(starts, n, rows_of)
+
+
+def _exact_runs(
+    starts: IntArray, n: int, rows_of: Callable[[BoolArray], tuple[FloatArray, BoolArray]]
+) -> tuple[IntArray, FloatArray, FloatArray, ExactPart] | None:
+    """:func:`exact_runs`; ``rows_of(mask)`` gives the weights and labels of the masked rows."""
     sizes = np.diff(np.append(starts, n))
     multi = sizes >= 2
     runs = np.flatnonzero(multi)
     if runs.size == 0:
         return None
-    rows = np.repeat(multi, sizes)
-    cell = np.repeat(np.arange(runs.size) * 2, sizes[runs]) + y[rows]
-    sums = bin_sums(w[rows], cell, 2 * runs.size)
+    weight, label = rows_of(np.repeat(multi, sizes))
+    cell = np.repeat(np.arange(runs.size) * 2, sizes[runs]) + label
+    sums = bin_sums(weight, cell, 2 * runs.size)
     part = ExactPart(runs, sums)
     pos, neg = part.rounded()
     return runs, pos, neg, part

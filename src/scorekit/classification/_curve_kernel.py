@@ -96,12 +96,17 @@ def _unit_counts(y: BoolArray, dc: DecimalCodes) -> tuple[FloatArray, FloatArray
 
 
 def _curve_from_codes(y: BoolArray, dc: DecimalCodes, w: FloatArray | None) -> CurveState:
-    """Count each (code, label) with one ``np.bincount``; outputs in decreasing score order."""
+    """Count each (code, label) with one ``np.bincount``; outputs in decreasing score order.
+
+    Weighted: ``dc.codes`` is turned into the cells ``2 code + label`` in place
+    (the caller's codes are not used again: no second n-row array).
+    """
     if w is None:
         return curve_from_code_counts(code_counts(y, dc), dc)
-    cells = np.left_shift(dc.codes, 1)
+    cells = dc.codes
+    cells <<= 1
     cells |= y
-    if w is not None and not whole_weights(w):  # fractional weights: exact sums per cell
+    if not whole_weights(w):  # fractional weights: exact sums per cell
         seen, part = exact_bins(cells, w, dc.size)
         return CurveState(dc.scores(seen), *part.rounded(), part)
     counts = np.bincount(cells, weights=w, minlength=2 * dc.size).astype(np.float64, copy=False)
@@ -133,7 +138,7 @@ def _curve(
     ``with_scores=False``: weighted continuous scores skip gathering the scores
     (``scores`` is then empty: for the AUC, which reads only the weights).
     """
-    if w is not None and not w.all():
+    if w is not None and w.size and not w.min() > 0:  # weights >= 0: a zero is the minimum
         keep = w != 0
         y, s, w = y[keep], s[keep], w[keep]
     if s.size == 0:

@@ -18,12 +18,12 @@ The one home of the score-ordering tricks the AUC-family kernels share
 from __future__ import annotations
 
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
+from .._threads import parallel_pool
 from .._typing import AnyArray, BoolArray, FloatArray, IntArray
 
 __all__ = [
@@ -41,7 +41,6 @@ _SIGN = np.uint64(1 << 63)
 _ONE = np.uint64(1)
 #: Arrays at least this long are sorted in two halves on two threads.
 _PARALLEL_ROWS = 1 << 18
-_POOL: ThreadPoolExecutor | None = None
 
 
 def order_bits(s: FloatArray, signed: bool = True) -> UIntArray:
@@ -60,13 +59,6 @@ def order_bits(s: FloatArray, signed: bool = True) -> UIntArray:
     return u
 
 
-def _pool() -> ThreadPoolExecutor:
-    global _POOL
-    if _POOL is None:
-        _POOL = ThreadPoolExecutor(2, thread_name_prefix="scorekit-sort")
-    return _POOL
-
-
 def sort_uint64(keys: UIntArray) -> None:
     """Sort ``keys`` in place; large arrays as two halves on two threads, then one merge.
 
@@ -77,7 +69,7 @@ def sort_uint64(keys: UIntArray) -> None:
         keys.sort()
         return
     half = keys.size // 2
-    other = _pool().submit(keys[half:].sort)
+    other = parallel_pool().submit(keys[half:].sort)
     keys[:half].sort()
     other.result()
     keys.sort(kind="stable")

@@ -38,8 +38,8 @@ from functools import cached_property
 
 import numpy as np
 
+from .._threads import parallel_pool
 from .._typing import AnyArray, BoolArray, FloatArray, IntArray
-from ..classification._sortkeys import _pool
 from ..ranking._data import Run, _starts
 from ..ranking._docindex import doc_index, layout
 from ..ranking._ids import U64, order_words, padded, words
@@ -61,7 +61,7 @@ def run_two(first: Callable[[], None], second: Callable[[], None], size: int) ->
         first()
         second()
         return
-    other = _pool().submit(second)
+    other = parallel_pool().submit(second)
     first()
     other.result()
 

@@ -28,7 +28,7 @@ from .._errors import LabelError
 from .._typing import AnyArray, BoolArray, FloatArray, IntArray
 from ..classification._area import segment_half_pairs, segment_pair_fractions
 from ..classification._curve_exact import ExactPart, exact_runs, merge_exact, whole_weights
-from ..classification._curve_weighted import grouped_weighted_entries
+from ..classification._curve_grouped import grouped_weighted_entries
 from ..classification._sortkeys import order_bits, sort_uint64
 
 __all__ = [
@@ -267,7 +267,7 @@ def weighted_group_aucs(
     ``present`` marks the codes below ``n_codes`` with rows; the other three are
     for those codes, bit for bit :func:`group_aucs_from_state` of
     :func:`grouped_curve_from_chunk`: the same entry floats, from
-    :func:`~scorekit.classification._curve_weighted.grouped_weighted_entries`
+    :func:`~scorekit.classification._curve_grouped.grouped_weighted_entries`
     (one sort of ``group | score bucket | row | label`` keys, one gather of the
     weights), and the same entry offsets, counted per group (rows minus the rows
     tied with the next). ``None`` when the keys do not fit in 64 bits.
