@@ -25,7 +25,7 @@ import numpy as np
 from .._typing import BoolArray, FloatArray, IntArray
 from ._curve_exact import ExactPart, exact_runs, whole_weights
 from ._curve_weighted import bucket_order
-from ._sortkeys import UIntArray, order_bits, sort_uint64
+from ._sortkeys import UIntArray, order_bits, sort_uint64, truncate_keys
 
 __all__ = ["grouped_weighted_entries"]
 
@@ -53,14 +53,7 @@ def _pack(
         np.subtract(key.max(), key, out=key)
     else:
         key -= key.min()
-    spread = int(key.max())
-    tz = 0
-    if spread:
-        ored = int(np.bitwise_or.reduce(key))
-        tz = (ored & -ored).bit_length() - 1
-    shift = tz + max(0, (spread >> tz).bit_length() - score_bits)
-    if shift:
-        key >>= np.uint64(shift)
+    shift, tz = truncate_keys(key, int(key.max()), score_bits)
     key <<= np.uint64(index_bits + 1)
     label = y.view(np.uint8)
     group_shift = np.uint64(score_bits + index_bits + 1)

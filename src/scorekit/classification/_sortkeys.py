@@ -43,6 +43,24 @@ _ONE = np.uint64(1)
 _PARALLEL_ROWS = 1 << 18
 
 
+def truncate_keys(key: UIntArray, spread: int, bits: int) -> tuple[int, int]:
+    """Shift ``key`` (in place) right by ``shift`` so that ``spread`` fits in ``bits`` bits.
+
+    ``key`` holds order-preserving score bits from 0 to ``spread``. The trailing
+    zeros every key shares (``tz``) are always dropped; more bits only when the
+    keys would not fit, which truncates (equal keys may then be distinct
+    scores). Returns ``(shift, tz)``: ``shift == tz`` means no truncation.
+    """
+    tz = 0
+    if spread:
+        ored = int(np.bitwise_or.reduce(key))
+        tz = (ored & -ored).bit_length() - 1
+    shift = tz + max(0, (spread >> tz).bit_length() - bits)
+    if shift:
+        key >>= np.uint64(shift)
+    return shift, tz
+
+
 def order_bits(s: FloatArray, signed: bool = True) -> UIntArray:
     """Unsigned integers in the order of ``s`` (a new array; -0.0 and 0.0 map alike).
 

@@ -29,7 +29,7 @@ from .._typing import AnyArray, BoolArray, FloatArray, IntArray
 from ..classification._area import segment_half_pairs, segment_pair_fractions
 from ..classification._curve_exact import ExactPart, exact_runs, merge_exact, whole_weights
 from ..classification._curve_grouped import grouped_weighted_entries
-from ..classification._sortkeys import order_bits, sort_uint64
+from ..classification._sortkeys import order_bits, sort_uint64, truncate_keys
 
 __all__ = [
     "GroupedCurveState",
@@ -369,14 +369,7 @@ def unit_group_stats(
     key = order_bits(s, signed)
     lo, hi = key.min(), key.max()
     key -= lo
-    spread = int(hi - lo)
-    tz = 0
-    if spread:
-        ored = int(np.bitwise_or.reduce(key))
-        tz = (ored & -ored).bit_length() - 1
-    shift = tz + max(0, (spread >> tz).bit_length() - sbits)
-    if shift:
-        key >>= np.uint64(shift)
+    shift, tz = truncate_keys(key, int(hi - lo), sbits)
     key <<= _U1
     key |= y.view(np.uint8)
     gshift = np.uint64(sbits + 1)
