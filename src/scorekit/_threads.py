@@ -6,9 +6,18 @@ such work on two threads take about half the wall time on a two-core machine.
 
 from __future__ import annotations
 
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
-__all__ = ["parallel_pool"]
+import numpy as np
+
+from ._typing import AnyArray, IntArray
+
+__all__ = ["parallel_pool", "take_two"]
+
+_PREFIX = "scorekit-sort"
+#: Entries from which :func:`take_two` splits the gather over the two threads.
+_TAKE_TWO_FROM = 1 << 20
 
 _POOL: ThreadPoolExecutor | None = None
 
@@ -17,5 +26,27 @@ def parallel_pool() -> ThreadPoolExecutor:
     """The shared pool of two worker threads (created on first use)."""
     global _POOL
     if _POOL is None:
-        _POOL = ThreadPoolExecutor(2, thread_name_prefix="scorekit-sort")
+        _POOL = ThreadPoolExecutor(2, thread_name_prefix=_PREFIX)
     return _POOL
+
+
+def take_two(values: AnyArray, index: IntArray) -> AnyArray:
+    """``values[index]`` (``np.take``), its two halves gathered on two threads when large.
+
+    A random-access gather is bound by memory latency, which two cores overlap
+    (about 1.9x here at 10M entries). The same values as ``values[index]``.
+    Called from one of the pool's own threads, it gathers in that thread (a
+    worker never waits on the pool).
+
+    >>> take_two(np.array([10.0, 20.0, 30.0]), np.array([2, 0])).tolist()
+    [30.0, 10.0]
+    """
+    n = index.size
+    if n < _TAKE_TWO_FROM or threading.current_thread().name.startswith(_PREFIX):
+        return np.take(values, index)
+    out = np.empty(n, values.dtype)
+    half = n // 2
+    other = parallel_pool().submit(np.take, values, index[:half], None, out[:half])
+    np.take(values, index[half:], out=out[half:])
+    other.result()
+    return out

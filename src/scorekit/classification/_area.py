@@ -222,20 +222,22 @@ def segment_cumsum(a: FloatArray, starts: IntArray, out: FloatArray) -> FloatArr
     klass = np.frexp(lengths)[1]  # lengths in [2**(k-1), 2**k)
     order = np.argsort(klass, kind="stable")
     bounds = np.flatnonzero(np.diff(klass[order])) + 1
+    padded = np.empty(n + 1)  # entry n: the padding cells' 0 (read) and their sink (written)
+    padded[:n] = a
+    padded[n] = 0.0
+    sums = np.empty(n + 1)
     for sel in np.split(order, bounds):
         first, size = starts[sel], lengths[sel]
         width = int(size.max())
         if width == 1:
-            out[first] = a[first]
+            sums[first] = a[first]
             continue
         step = np.arange(width)
-        inside = step < size[:, None]
-        idx = first[:, None] + step
-        np.minimum(idx, n - 1, out=idx)
-        block = a[idx]
-        block[~inside] = 0.0
+        idx = np.where(step < size[:, None], first[:, None] + step, n)
+        block = padded[idx]
         np.cumsum(block, axis=1, out=block)
-        out[idx[inside]] = block[inside]
+        sums[idx] = block
+    out[:] = sums[:n]
     return out
 
 

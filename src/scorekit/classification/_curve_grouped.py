@@ -22,6 +22,7 @@ import sys
 
 import numpy as np
 
+from .._threads import take_two
 from .._typing import BoolArray, FloatArray, IntArray
 from ._curve_exact import ExactPart, exact_runs, whole_weights
 from ._curve_weighted import bucket_order
@@ -160,7 +161,7 @@ def _sorted_entries(
     key >>= _ONE
     key &= mask
     rows = key.view(np.int64)  # the row of each sorted position
-    weight = w[rows]
+    weight = take_two(w, rows)
     if tied.size == 0:  # every row its own score
         scores = s[rows] + 0.0 if with_scores else None
         neg = rows.view(np.float64)  # the index buffer is not needed any more
