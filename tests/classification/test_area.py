@@ -7,6 +7,7 @@ import itertools
 import numpy as np
 import pytest
 
+from scorekit._segments import segment_cumsum
 from scorekit.classification import _area
 
 
@@ -65,6 +66,6 @@ def test_segment_cumsum_is_each_segments_own():
     sizes[::500] = 1_000  # a few long segments: their own length class
     starts = np.r_[0, np.cumsum(sizes)[:-1]]
     a = rng.random(int(sizes.sum())) * 10.0 ** rng.integers(-30, 31, int(sizes.sum()))
-    got = _area.segment_cumsum(a, starts, np.empty(a.size))
+    got = segment_cumsum(a, starts, np.empty(a.size))
     want = np.concatenate([np.cumsum(a[i : i + k]) for i, k in zip(starts, sizes, strict=True)])
     assert got.tobytes() == want.tobytes()

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from .._segments import segment_cumsum
 from .._typing import FloatArray, IntArray
 from ._conventions import Conventions
 from ._kernels import _div, _per_query
@@ -183,25 +184,13 @@ def _prefix(q: IntArray, values: FloatArray, start: IntArray) -> FloatArray:
 
     Each query is summed from 0.0 in rank order, as trec_eval's loops do, so
     every prefix is bit-identical to its own (one global cumsum minus the sum
-    before the query would not be). Queries are grouped by length (powers of
-    two) and each group is one row-wise 2-D cumsum, sequential along a row.
+    before the query would not be): :func:`scorekit._segments.segment_cumsum`.
     """
     out: FloatArray = np.empty(values.size, np.float64)
-    length = np.diff(start)
-    busy = np.flatnonzero(length > 0)
+    busy = start[:-1][np.diff(start) > 0]
     if busy.size == 0:
         return out
-    bucket = np.ceil(np.log2(length[busy])).astype(np.int64)
-    order = np.argsort(bucket, kind="stable")
-    cuts = np.flatnonzero(np.diff(bucket[order])) + 1
-    for segs in np.split(busy[order], cuts):
-        width = int(length[segs].max())
-        col = np.arange(width)
-        valid = col < length[segs][:, None]
-        idx = start[segs][:, None] + np.minimum(col, length[segs][:, None] - 1)
-        acc = np.cumsum(np.where(valid, values[idx], 0.0), axis=1)
-        out[idx[valid]] = acc[valid]
-    return out
+    return segment_cumsum(values, busy, out)
 
 
 def _ideal_prefix(ctx: Context, i: Ideal) -> FloatArray:
