@@ -78,3 +78,27 @@ def test_cli_rank_per_query(tmp_path, capsys):
     assert cli(["rank", str(qp), str(rp), "-m", "ERR@20", "-q"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert sum(line.startswith("ERR@20") for line in lines) == len(expected.query_ids) + 1
+
+
+def test_a_querys_value_does_not_depend_on_the_other_queries():
+    # regression: ERR's within-query running sums (of log(1 - R)) were one running sum
+    # over every query minus the sum before the query, so a query's value picked up
+    # rounding from the queries before it; now each query is summed on its own
+    rng = np.random.default_rng(5)
+    qrels, rows = {}, []
+    for q in range(400):
+        docs = [f"d{i}" for i in range(60)]
+        qrels[f"q{q:03d}"] = {d: int(rng.integers(0, 5)) for d in docs if rng.random() < 0.8}
+        rows += [(f"q{q:03d}", d, float(rng.random())) for d in docs]
+    q, d, s = (list(x) for x in zip(*rows, strict=True))
+    measures = ["ERR@20", "ERR", "nDCG@10"]
+    whole = sk.evaluate(sk.Qrels.from_dict(qrels), sk.Run.from_arrays(q, d, s), measures)
+    for name in ("q000", "q201", "q399"):
+        keep = [i for i, x in enumerate(q) if x == name]
+        alone = sk.evaluate(
+            sk.Qrels.from_dict({name: qrels[name]}),
+            sk.Run.from_arrays([q[i] for i in keep], [d[i] for i in keep], [s[i] for i in keep]),
+            measures,
+        )
+        for m in measures:
+            assert whole.per_query[m][name] == alone.per_query[m][name], (m, name)

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from .._errors import ParameterError
+from .._segments import segment_cumsum
 from .._typing import FloatArray, IntArray
 from ._gains import gain_table
 from ._kernels import _per_query
@@ -28,12 +29,17 @@ from ._state import NONPOOL, Context
 __all__: list[str] = []
 
 
-def _within(q: IntArray, values: FloatArray, n_q: int) -> FloatArray:
-    """Exclusive running sums of ``values`` within each query (values laid out by query)."""
-    total = np.cumsum(values) - values
-    start = np.searchsorted(q, np.arange(n_q))
-    base = total[np.minimum(start, max(total.size - 1, 0))] if total.size else total
-    out: FloatArray = total - base[q] if total.size else total
+def _within(q: IntArray, values: FloatArray) -> FloatArray:
+    """Exclusive running sums of ``values`` within each query (values laid out by query).
+
+    Each query is summed on its own (:func:`scorekit._segments.segment_cumsum`),
+    so a query's value does not depend on the queries before it.
+    """
+    if values.size == 0:
+        return np.zeros(0)
+    starts = np.flatnonzero(np.r_[True, q[1:] != q[:-1]])
+    out = segment_cumsum(values, starts, np.empty(values.size))
+    out -= values
     return out
 
 
@@ -52,7 +58,7 @@ def err(ctx: Context, params: tuple[Any, ...]) -> FloatArray:
         keep = rank <= int(cutoff)
         pos, q, rank, grade = pos[keep], q[keep], rank[keep], grade[keep]
     r = (np.exp2(grade.astype(np.float64)) - 1.0) / np.exp2(float(top))
-    decay = np.exp(_within(q, np.log1p(-r), ctx.n_q))
+    decay = np.exp(_within(q, np.log1p(-r)))
     return _per_query(ctx, q, r * decay / rank)
 
 
