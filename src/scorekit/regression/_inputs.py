@@ -36,7 +36,12 @@ FRACTION_OPTIONS = ("raw_values", "uniform_average", "variance_weighted")
 
 
 def regression_inputs(
-    y_true: ArrayLike, y_pred: ArrayLike, sample_weight: ArrayLike | None, nan_policy: str
+    y_true: ArrayLike,
+    y_pred: ArrayLike,
+    sample_weight: ArrayLike | None,
+    nan_policy: str,
+    *,
+    check_finite: bool = True,
 ) -> tuple[FloatArray, FloatArray, FloatArray | None]:
     """Check and convert ``y_true``, ``y_pred`` and ``sample_weight``.
 
@@ -45,7 +50,10 @@ def regression_inputs(
     numbers of outputs differ, on NaN/inf (``nan_policy="raise"``) and on
     empty input. Weights summing to zero are checked where a metric is
     computed (:func:`zero_weight_error`), so that a chunk of zero weight can
-    be added to a stream whose other chunks have weight.
+    be added to a stream whose other chunks have weight. With
+    ``check_finite=False`` the NaN/inf check is left to the caller (which must
+    then call :func:`~scorekit._validation.finite_rows` before trusting any
+    non-finite sum: ``_moments._moments_checked`` does).
 
     >>> yt, yp, w = regression_inputs([1, 2], [[1.5], [2.0]], None, "raise")
     >>> yt.shape, yp.shape, w
@@ -58,7 +66,8 @@ def regression_inputs(
         raise ShapeError(f"y_true has {yt.shape[1]} outputs (columns) but y_pred has {yp.shape[1]}")
     if yt.shape[1] == 0:
         raise ShapeError(f"y_true has no outputs (shape {yt.shape})")
-    finite = ("y_true", "y_pred")
+    check_option(nan_policy, "nan_policy", ("raise", "omit"))
+    finite = ("y_true", "y_pred") if check_finite else ()
     yt, yp, w = checked_rows(nan_policy, sample_weight, finite, y_true=yt, y_pred=yp)
     return yt, yp, w
 

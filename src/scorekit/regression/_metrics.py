@@ -24,6 +24,7 @@ from ._moments import (
     _mape_from_moments,
     _max_error_from_moments,
     _moments,
+    _moments_checked,
     _mse_from_moments,
     _r2_from_moments,
     _rmse_from_moments,
@@ -65,9 +66,9 @@ def mae(
     >>> mae([[1, 2], [3, 4]], [[1, 4], [2, 4]], multioutput="raw_values")
     array([0.5, 1. ])
     """
-    y, p, w = regression_inputs(y_true, y_pred, sample_weight, nan_policy)
+    y, p, w = regression_inputs(y_true, y_pred, sample_weight, nan_policy, check_finite=False)
     multioutput = output_weights(multioutput, y.shape[1])
-    return _mae_from_moments(_moments(y, p, w, need=("sae",)), multioutput)
+    return _mae_from_moments(_moments_checked(y, p, w, nan_policy, ("sae",)), multioutput)
 
 
 def mse(
@@ -104,9 +105,9 @@ def mse(
     >>> mse([3, -0.5, 2, 7], [2.5, 0.0, 2, 8])
     0.375
     """
-    y, p, w = regression_inputs(y_true, y_pred, sample_weight, nan_policy)
+    y, p, w = regression_inputs(y_true, y_pred, sample_weight, nan_policy, check_finite=False)
     multioutput = output_weights(multioutput, y.shape[1])
-    return _mse_from_moments(_moments(y, p, w, need=("sse",)), multioutput)
+    return _mse_from_moments(_moments_checked(y, p, w, nan_policy, ("sse",)), multioutput)
 
 
 def rmse(
@@ -144,9 +145,9 @@ def rmse(
     >>> rmse([0, 0], [3, -3])
     3.0
     """
-    y, p, w = regression_inputs(y_true, y_pred, sample_weight, nan_policy)
+    y, p, w = regression_inputs(y_true, y_pred, sample_weight, nan_policy, check_finite=False)
     multioutput = output_weights(multioutput, y.shape[1])
-    return _rmse_from_moments(_moments(y, p, w, need=("sse",)), multioutput)
+    return _rmse_from_moments(_moments_checked(y, p, w, nan_policy, ("sse",)), multioutput)
 
 
 def mape(
@@ -263,9 +264,9 @@ def r2(
     >>> r2([1, 2, 3, 4], [1, 2, 3, 5])
     0.8
     """
-    y, p, w = regression_inputs(y_true, y_pred, sample_weight, nan_policy)
+    y, p, w = regression_inputs(y_true, y_pred, sample_weight, nan_policy, check_finite=False)
     multioutput = output_weights(multioutput, y.shape[1], FRACTION_OPTIONS)
-    state = _moments(y, p, w, need=("sse", "m2_true"))
+    state = _moments_checked(y, p, w, nan_policy, ("sse", "m2_true"))
     return _r2_from_moments(state, multioutput, force_finite)
 
 
@@ -308,7 +309,7 @@ def explained_variance(
     >>> explained_variance([1, 2, 3, 4], [2, 3, 4, 6])
     0.85
     """
-    y, p, w = regression_inputs(y_true, y_pred, sample_weight, nan_policy)
+    y, p, w = regression_inputs(y_true, y_pred, sample_weight, nan_policy, check_finite=False)
     multioutput = output_weights(multioutput, y.shape[1], FRACTION_OPTIONS)
-    state = _moments(y, p, w, need=("m2_err", "m2_true"))
+    state = _moments_checked(y, p, w, nan_policy, ("m2_err", "m2_true"))
     return _explained_variance_from_moments(state, multioutput, force_finite)

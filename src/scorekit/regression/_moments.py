@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from .._blocksums import ABS, BLOCK, CROSS, FLAG, SQ, SUM, TOP, block_sums
 from .._errors import EmptyInputError, ParameterError, ShapeError
 from .._exactsum import (
     UNIT_EXP,
@@ -47,7 +48,7 @@ from .._exactsum import (
     two_product,
 )
 from .._typing import FloatArray
-from .._validation import undefined, zero_weight_error
+from .._validation import finite_rows, take, undefined, zero_weight_error
 from ._inputs import FRACTION_OPTIONS, average_outputs, output_weights
 
 __all__: list[str] = []
@@ -75,6 +76,8 @@ _THREAD_ROWS = 1 << 18
 _N_THREADS = min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1, 4)
 
 _EPS = float(np.finfo(np.float64).eps)
+#: Each square's slice product counted once or (cross terms) twice.
+_TWICE = np.where(CROSS, 2.0, 1.0)
 
 Sums = tuple[ExactSum, ...] | None
 
@@ -218,6 +221,12 @@ def _block_sums(
     slot = {key: i for i, key in enumerate((s, j) for s in sums for j in range(k))}
     acc = ExactSums(len(slot) + 1)  # the last slot is Σw
     max_abs_err = np.zeros(k)
+    if w is None:  # one compiled pass per column and stream; only Σ|e|/|y| is left below
+        with np.errstate(over="ignore", invalid="ignore"):  # as below
+            for j in range(k):
+                _compiled_sums(acc, slot, sums, need, y[:, j], p[:, j], j, max_abs_err)
+        if "sape" not in sums:
+            return _state(acc, slot, sums, n, k, w, max_abs_err)
     step = max(1024, _BLOCK_ELEMENTS // max(k, 1))
     scratch = np.empty((len(_SCRATCH), min(step, n)))
     # |y| > 1e154 gives y² = inf (and inf − inf in the split), as in scikit-learn
@@ -236,6 +245,11 @@ def _block_sums(
             for j in range(k):
                 yj = yb[:, j]
                 e = np.subtract(yj, pb[:, j], out=buf["e"])
+                if wb is None:  # the rest came from _compiled_sums
+                    np.abs(e, out=e)
+                    e /= np.maximum(np.abs(yj, out=buf["p"]), _EPS, out=buf["p"])
+                    acc.add(slot["sape", j], e)
+                    continue
                 if "sum_true" in sums:
                     _add_weighted(acc, slot["sum_true", j], wb, yj, slot["sumsq_true", j], buf)
                 if "sum_err" in sums:
@@ -252,12 +266,89 @@ def _block_sums(
                 if "sape" in sums:
                     e /= np.maximum(np.abs(yj, out=buf["p"]), _EPS, out=buf["p"])
                     _add_weighted(acc, slot["sape", j], wb, e, None, buf)
+    return _state(acc, slot, sums, n, k, w, max_abs_err)
+
+
+def _state(
+    acc: ExactSums,
+    slot: dict[tuple[str, int], int],
+    sums: list[str],
+    n: int,
+    k: int,
+    w: FloatArray | None,
+    max_abs_err: FloatArray,
+) -> MomentsState:
+    """The :class:`MomentsState` of the sums in ``acc`` (Σw in its last slot)."""
     totals = acc.result()
     values: dict[str, Sums] = dict.fromkeys(SUMS)
     for name in sums:
         values[name] = tuple(totals[slot[name, j]] for j in range(k))
     weight = (n << UNIT_EXP) if w is None else totals[-1]
     return MomentsState(n=n, weight=weight, max_abs_err=max_abs_err, **values)
+
+
+def _compiled_sums(
+    acc: ExactSums,
+    slot: dict[tuple[str, int], int],
+    sums: list[str],
+    need: frozenset[str],
+    yj: FloatArray,
+    pj: FloatArray,
+    j: int,
+    max_abs_err: FloatArray,
+) -> None:
+    """Add column ``j``'s unweighted Σy, Σy², Σe, Σe², Σ|e| and max |e| (those asked for).
+
+    One compiled pass per stream (:func:`scorekit._blocksums.block_sums`); its
+    exact block sums go into ``acc``, and a block it flags (extreme range, bits
+    beyond its slices, inf) is summed by :class:`ExactSums` itself.
+    """
+    if "sum_true" in sums:
+        _add_blocks(acc, yj, None, slot["sum_true", j], None, slot["sumsq_true", j])
+    errors = "sum_err" in sums or "sse" in sums
+    if errors or "sae" in sums or "max_abs_err" in need:
+        top = _add_blocks(
+            acc,
+            yj,
+            pj,
+            slot["sum_err", j] if "sum_err" in sums else None,
+            slot["sae", j] if "sae" in sums else None,
+            slot["sse", j] if "sse" in sums else None,
+        )
+        max_abs_err[j] = max(max_abs_err[j], top)
+
+
+def _add_blocks(
+    acc: ExactSums,
+    a: FloatArray,
+    b: FloatArray | None,
+    total: int | None,
+    absolute: int | None,
+    square: int | None,
+) -> float:
+    """Add Σx, Σ|x|, Σx² of ``x = a − b`` to the slots given; return max |x|."""
+    out = block_sums(
+        a, b, sums=total is not None or absolute is not None, squares=square is not None
+    )
+    flagged = out[:, FLAG] != 0
+    ok = out[~flagged]
+    if total is not None:
+        acc.add(total, ok[:, SUM : SUM + 4].ravel())
+    if absolute is not None:
+        acc.add(absolute, ok[:, ABS : ABS + 4].ravel())
+    if square is not None:
+        acc.add(square, (ok[:, SQ : SQ + 10] * _TWICE).ravel())
+    for blk in np.flatnonzero(flagged).tolist():
+        rows = slice(blk * BLOCK, (blk + 1) * BLOCK)
+        x = a[rows] if b is None else np.subtract(a[rows], b[rows])
+        out[blk, TOP] = np.max(np.abs(x))
+        if square is not None:
+            acc.add_squares(total, square, x)
+        elif total is not None:
+            acc.add(total, x)
+        if absolute is not None:
+            acc.add(absolute, np.abs(x))
+    return float(out[:, TOP].max(initial=0.0))
 
 
 def _add_tuples(a: Sums, b: Sums) -> Sums:
@@ -298,6 +389,39 @@ def _moments(
     1.0
     """
     return _moments_from_chunk(y, p, w, need)
+
+
+def _moments_checked(
+    y: FloatArray, p: FloatArray, w: FloatArray | None, nan_policy: str, need: Iterable[str]
+) -> MomentsState:
+    """:func:`_moments` of rows not yet checked for NaN/inf (``check_finite=False``).
+
+    The sums themselves find a NaN or inf (they are then not finite), so the
+    rows are checked only then: :func:`finite_rows` raises, or drops those
+    rows and the sums are taken again; finite inputs whose residuals overflow
+    keep their infinite sums, as scikit-learn's. Saves a pass over each input.
+
+    >>> s = _moments_checked(np.array([[1.0], [3.0]]), np.array([[2.0], [3.0]]), None, "raise",
+    ...                      ("sse",))
+    >>> to_float(s.sse[0])
+    1.0
+    """
+    state = _moments(y, p, w, need)
+    if _is_finite(state):
+        return state
+    keep = finite_rows(nan_policy, y_true=y, y_pred=p)
+    if keep is None:
+        return state
+    y, p, w = take(keep, y, p, w)
+    return _moments(y, p, w, need)
+
+
+def _is_finite(s: MomentsState) -> bool:
+    """Whether every sum and the largest residual of ``s`` are finite."""
+    sums = (getattr(s, name) for name in SUMS)
+    return bool(np.isfinite(s.max_abs_err).all()) and not any(
+        isinstance(x, float) for t in sums if t is not None for x in t
+    )
 
 
 def _m2(total: ExactSum, total_sq: ExactSum, weight: ExactSum) -> Fraction | float:

@@ -1,0 +1,129 @@
+r"""Exact block sums of ``x``, ``|x|`` and ``x²`` in compiled passes (numba).
+
+The regression metrics need Σe, Σ|e| and Σe² of ``e = y − ŷ`` (and Σy, Σy²)
+*exactly*. With NumPy alone the error-free transformations take 10+ passes
+over the data (:mod:`scorekit._exactsum`), three times scikit-learn's rounded
+sums. This module does the same mathematics compiled, block by block in
+cache-sized pieces, with the GIL released, so two threads sum two halves of
+the rows.
+
+Method (Ozaki's error-free splitting on a fixed grid, as
+:meth:`ExactSums.add_squares <scorekit._exactsum.ExactSums.add_squares>`):
+with ``|x| < 2**E`` over a block of :data:`BLOCK` rows, ``q = (σ + x) − σ``
+for ``σ = 1.5 · 2**(E + 32)`` rounds every value to a multiple of ``2**(E −
+20)`` and ``x − q`` is exact; four such slices ``q0..q3`` (grids ``2**(E −
+20 − 21k)``, at most 21 bits each) hold every bit of a value within about
+2**-60 of the block's largest, and then
+
+.. math:: \sum x = \sum_k \sum_i q_{k,i}, \qquad
+          \sum |x| = \sum_k \sum_i \operatorname{sign}(x_i)\, q_{k,i}, \qquad
+          \sum x^2 = \sum_{j \le k} (2 - [j = k]) \sum_i q_{j,i} q_{k,i}
+
+Every product is at most 2**40 units of a fixed grid, so the block sums of
+2**13 rows are exact in float64 in any order: the loops that add them may be
+reordered (and vectorised) by the compiler (``fastmath`` reassociation). The
+slicing loops are compiled without it: reassociation folds ``(σ + x) − σ``
+into ``x`` — which :func:`_self_check` would catch, on first use, before any
+result is returned. Rounding to nearest is symmetric, so the slices of
+``|x|`` are ``sign(x) · q``.
+
+A block whose largest value is outside ``(2**-400, 2**470)`` or not finite,
+or with a value that has bits below the fourth slice, is flagged; the caller
+sums those blocks with the NumPy path, which handles anything. The results
+are exact floats that the caller adds into an exact
+:class:`~scorekit._exactsum.ExactSums`, so the total is the same integer
+whichever path, block or thread summed a row.
+
+numba is imported on first use (not with scorekit); compiled code is cached
+on disk (``cache=True``).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from fractions import Fraction
+
+import numpy as np
+
+from ._typing import FloatArray
+
+__all__: list[str] = []
+
+#: Rows per block: sums of 2**13 products of at most 2**40 grid units stay below 2**53.
+BLOCK = 1 << 13
+#: Rows per piece of a block whose slices are kept (5 x 512 floats stay in L1).
+_PIECE = 512
+#: Columns of a block result: the four slice sums, the four signed slice sums, the
+#: ten slice products (00 01 02 03 11 12 13 22 23 33), the block's max |x|, a flag.
+SUM, ABS, SQ, TOP, FLAG = 0, 4, 8, 18, 19
+WIDTH = 20
+#: The squares' products that appear twice in (q0 + q1 + q2 + q3)².
+CROSS = np.array([0, 1, 1, 1, 0, 1, 1, 0, 1, 0], dtype=bool)
+#: Block maxima whose slice products neither underflow nor overflow.
+_RANGE = (2.0**-400, 2.0**470)
+
+_KERNEL: Callable[..., None] | None = None
+_LOCK = threading.Lock()
+
+
+def _kernel() -> Callable[..., None]:
+    """The compiled kernel (loaded or compiled), checked once against exact rational sums."""
+    global _KERNEL
+    with _LOCK:
+        if _KERNEL is None:
+            from ._blockkernels import blocks as kernel
+
+            _self_check(kernel)
+            _KERNEL = kernel
+    return _KERNEL
+
+
+def _self_check(kernel: Callable[..., None]) -> None:
+    """Compare the kernel with exact rational sums on values with long significands.
+
+    Guards the one assumption the compiler could break (no reassociation in
+    the slicing loops); raises instead of ever returning an inexact sum.
+    """
+    rng = np.random.default_rng(20261124)
+    a = rng.standard_normal(_PIECE + 37) * 3.0
+    b = rng.standard_normal(a.shape[0]) / 3.0
+    out = np.empty((1, WIDTH))
+    kernel(a, b, True, True, out)
+    x = [Fraction(float(v)) for v in a - b]
+    o = [Fraction(float(v)) for v in out[0]]
+    twice = np.where(CROSS, 2, 1).tolist()
+    ok = (
+        out[0, FLAG] == 0
+        and sum(o[SUM : SUM + 4]) == sum(x)
+        and sum(o[ABS : ABS + 4]) == sum(abs(v) for v in x)
+        and sum(t * v for t, v in zip(twice, o[SQ : SQ + 10], strict=True)) == sum(v * v for v in x)
+    )
+    if not ok:  # pragma: no cover - a compiler that reassociates the slicing
+        raise RuntimeError("scorekit's compiled exact sums failed their self-check")
+
+
+def block_sums(
+    a: FloatArray, b: FloatArray | None = None, *, sums: bool = True, squares: bool = True
+) -> FloatArray:
+    """Per-block exact sums of ``x = a − b`` (``x = a`` without ``b``), shape (blocks, WIDTH).
+
+    Row ``k`` covers ``x[k·BLOCK : (k+1)·BLOCK]``: columns ``SUM:SUM+4`` add up
+    to Σx, ``ABS:ABS+4`` to Σ|x| (both zero unless ``sums``), ``SQ:SQ+10`` to
+    Σx² with the :data:`CROSS` ones counted twice (zero unless ``squares``),
+    every entry an exact float; ``TOP`` is the block's max |x|. A row with
+    ``FLAG`` set holds no sums, and its ``TOP`` is not to be trusted: the
+    caller sums that block another way. ``a − b`` is rounded once per row, as
+    NumPy's subtraction. ``a`` and ``b`` are 1-D float64 arrays (contiguous
+    ones are fastest).
+
+    >>> out = block_sums(np.array([3.0, 1.5]), np.array([1.0, 2.0]))
+    >>> float(out[0, SUM:SUM + 4].sum()), float(out[0, ABS:ABS + 4].sum()), float(out[0, TOP])
+    (1.5, 2.5, 2.0)
+    >>> float(out[0, SQ:SQ + 10] @ np.where(CROSS, 2.0, 1.0))  # 2² + 0.5²
+    4.25
+    """
+    kernel = _KERNEL if _KERNEL is not None else _kernel()
+    out = np.empty(((a.shape[0] + BLOCK - 1) // BLOCK, WIDTH))
+    kernel(a, b, sums, squares, out)
+    return out
