@@ -44,14 +44,14 @@ def _dekker_square(x: np.ndarray) -> int | float:
     with np.errstate(all="ignore"):
         for part in two_product(x, x, split(x)):
             acc.add(0, part)
-    return acc.result()[0]
+        return acc.result()[0]
 
 
 def _through_blocks(a: np.ndarray, b: np.ndarray | None) -> tuple[Fraction, ...]:
     acc = ExactSums(3)
     with np.errstate(all="ignore"):
         top = _add_blocks(acc, a, b, 0, 1, 2)
-    total, absolute, square = acc.result()
+        total, absolute, square = acc.result()
     return as_fraction(total), as_fraction(absolute), square, Fraction(top)
 
 
@@ -123,16 +123,48 @@ def test_inputs_are_not_modified_and_strided_columns_work():
     np.testing.assert_array_equal(y, before)
 
 
-@settings(max_examples=25, deadline=None)
-@given(seed=SEEDS, spread=st.integers(0, 80), n=st.integers(2, 2 * BLOCK + 3), k=st.integers(1, 3))
-def test_compiled_state_equals_the_dekker_path_with_unit_weights(seed, spread, n, k):
-    # Two independent exact implementations: the compiled unweighted sums and the
-    # NumPy weighted path (Dekker products), fed weights of 1, must agree bit for bit.
+def _exact_state(y: np.ndarray, p: np.ndarray, w: np.ndarray | None) -> dict[str, list[Fraction]]:
+    """Every sum of the regression state in exact rationals (the definition)."""
+    n, k = y.shape
+    ws = [Fraction(1)] * n if w is None else [Fraction(float(v)) for v in w]
+    out: dict[str, list[Fraction]] = {name: [] for name in SUMS if name != "sape"}
+    for j in range(k):
+        ys = [Fraction(float(v)) for v in y[:, j]]
+        es = [Fraction(float(v)) for v in y[:, j] - p[:, j]]
+        out["sum_true"].append(sum((a * b for a, b in zip(ws, ys, strict=True)), Fraction(0)))
+        out["sumsq_true"].append(sum((a * b * b for a, b in zip(ws, ys, strict=True)), Fraction(0)))
+        out["sum_err"].append(sum((a * b for a, b in zip(ws, es, strict=True)), Fraction(0)))
+        out["sse"].append(sum((a * b * b for a, b in zip(ws, es, strict=True)), Fraction(0)))
+        out["sae"].append(sum((a * abs(b) for a, b in zip(ws, es, strict=True)), Fraction(0)))
+    out["weight"] = [sum(ws, Fraction(0))]
+    return out
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    seed=SEEDS,
+    spread=st.integers(0, 70),
+    n=st.integers(2, 2 * BLOCK + 3),
+    k=st.integers(1, 2),
+    weights=st.sampled_from(["none", "fractional", "decades", "zeros"]),
+)
+def test_state_sums_are_exact(seed, spread, n, k, weights):
+    # Weighted and unweighted, one or two outputs (strided columns), data over up to
+    # 140 binades (rows below the slices: flagged blocks, summed by the NumPy path),
+    # weights over 16 decades or mostly zero: every sum equals exact rationals.
     rng = np.random.default_rng(seed)
     y = _data(rng, n * k, spread, 0).reshape(n, k)
     p = _data(rng, n * k, spread, 0).reshape(n, k)
-    plain = _moments_from_chunk(y, p, None, FIELDS)
-    unit = _moments_from_chunk(y, p, np.ones(n), FIELDS)
-    for name in SUMS:
-        assert getattr(plain, name) == getattr(unit, name), name
-    np.testing.assert_array_equal(plain.max_abs_err, unit.max_abs_err)
+    w = None
+    if weights == "fractional":
+        w = rng.random(n)
+    elif weights == "decades":
+        w = rng.random(n) * 10.0 ** rng.integers(-8, 9, n)
+    elif weights == "zeros":
+        w = np.where(rng.random(n) < 0.9, 0.0, rng.random(n))
+    state = _moments_from_chunk(y, p, w, FIELDS)
+    want = _exact_state(y, p, w)
+    assert as_fraction(state.weight) == want.pop("weight")[0]
+    for name, values in want.items():
+        assert [as_fraction(v) for v in getattr(state, name)] == values, name
+    np.testing.assert_array_equal(state.max_abs_err, np.abs(y - p).max(axis=0))

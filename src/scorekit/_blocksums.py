@@ -58,46 +58,58 @@ _PIECE = 512
 #: ten slice products (00 01 02 03 11 12 13 22 23 33), the block's max |x|, a flag.
 SUM, ABS, SQ, TOP, FLAG = 0, 4, 8, 18, 19
 WIDTH = 20
+#: Columns of a weighted block result (:func:`weighted_block_sums`).
+W_SUM_H, W_ABS_H, W_SUM_L, W_ABS_L, W_SQ, W_TOP, W_FLAG = 0, 4, 8, 12, 16, 48, 49
+W_WIDTH = 50
 #: The squares' products that appear twice in (q0 + q1 + q2 + q3)².
 CROSS = np.array([0, 1, 1, 1, 0, 1, 1, 0, 1, 0], dtype=bool)
 #: Block maxima whose slice products neither underflow nor overflow.
 _RANGE = (2.0**-400, 2.0**470)
 
-_KERNEL: Callable[..., None] | None = None
+_KERNELS: tuple[Callable[..., None], Callable[..., None]] | None = None
 _LOCK = threading.Lock()
 
 
-def _kernel() -> Callable[..., None]:
-    """The compiled kernel (loaded or compiled), checked once against exact rational sums."""
-    global _KERNEL
+def _kernels() -> tuple[Callable[..., None], Callable[..., None]]:
+    """The compiled kernels (loaded or compiled), checked once against exact rational sums."""
+    global _KERNELS
     with _LOCK:
-        if _KERNEL is None:
-            from ._blockkernels import blocks as kernel
+        if _KERNELS is None:
+            from ._blockkernels import blocks, weighted_blocks
 
-            _self_check(kernel)
-            _KERNEL = kernel
-    return _KERNEL
+            _self_check(blocks, weighted_blocks)
+            _KERNELS = blocks, weighted_blocks
+    return _KERNELS
 
 
-def _self_check(kernel: Callable[..., None]) -> None:
-    """Compare the kernel with exact rational sums on values with long significands.
+def _self_check(kernel: Callable[..., None], weighted: Callable[..., None]) -> None:
+    """Compare the kernels with exact rational sums on values with long significands.
 
-    Guards the one assumption the compiler could break (no reassociation in
-    the slicing loops); raises instead of ever returning an inexact sum.
+    Guards what the compiler could break (reassociation in the slicing loops,
+    an inexact FMA); raises instead of ever returning an inexact sum.
     """
     rng = np.random.default_rng(20261124)
     a = rng.standard_normal(_PIECE + 37) * 3.0
     b = rng.standard_normal(a.shape[0]) / 3.0
+    w = rng.random(a.shape[0]) * 7.0
     out = np.empty((1, WIDTH))
     kernel(a, b, True, True, out)
+    wout = np.empty((1, W_WIDTH))
+    weighted(w, a, b, True, True, wout)
     x = [Fraction(float(v)) for v in a - b]
+    wx = [Fraction(float(v)) * e for v, e in zip(np.asarray(w).tolist(), x, strict=True)]
     o = [Fraction(float(v)) for v in out[0]]
+    ow = [Fraction(float(v)) for v in wout[0]]
     twice = np.where(CROSS, 2, 1).tolist()
     ok = (
         out[0, FLAG] == 0
         and sum(o[SUM : SUM + 4]) == sum(x)
         and sum(o[ABS : ABS + 4]) == sum(abs(v) for v in x)
         and sum(t * v for t, v in zip(twice, o[SQ : SQ + 10], strict=True)) == sum(v * v for v in x)
+        and wout[0, W_FLAG] == 0
+        and sum(ow[W_SUM_H : W_SUM_H + 4] + ow[W_SUM_L : W_SUM_L + 4]) == sum(wx)
+        and sum(ow[W_ABS_H : W_ABS_H + 4] + ow[W_ABS_L : W_ABS_L + 4]) == sum(map(abs, wx))
+        and sum(ow[W_SQ:W_TOP]) == sum(v * e for v, e in zip(wx, x, strict=True))
     )
     if not ok:  # pragma: no cover - a compiler that reassociates the slicing
         raise RuntimeError("scorekit's compiled exact sums failed their self-check")
@@ -123,7 +135,39 @@ def block_sums(
     >>> float(out[0, SQ:SQ + 10] @ np.where(CROSS, 2.0, 1.0))  # 2² + 0.5²
     4.25
     """
-    kernel = _KERNEL if _KERNEL is not None else _kernel()
+    kernel = (_KERNELS or _kernels())[0]
     out = np.empty(((a.shape[0] + BLOCK - 1) // BLOCK, WIDTH))
     kernel(a, b, sums, squares, out)
+    return out
+
+
+def weighted_block_sums(
+    w: FloatArray,
+    a: FloatArray,
+    b: FloatArray | None = None,
+    *,
+    sums: bool = True,
+    squares: bool = True,
+) -> FloatArray:
+    """Per-block exact Σw·x, Σw·|x| and Σw·x² of ``x = a − b``, shape (blocks, W_WIDTH).
+
+    ``w`` are weights (>= 0, finite). Each row's ``w·x`` is split exactly into
+    ``zh + zl`` (``zh = fl(w·x)``, ``zl`` its rounding error, by an FMA), and
+    then ``w·x² = zh·x + zl·x``: slices of ``zh``, ``zl`` and ``x`` on each
+    block's grids make every product exact, as in :func:`block_sums`. Columns
+    ``W_SUM_H:W_SUM_H+4`` and ``W_SUM_L:W_SUM_L+4`` add up to Σw·x,
+    ``W_ABS_H``/``W_ABS_L`` likewise to Σw·|x| (zero unless ``sums``),
+    ``W_SQ:W_TOP`` to Σw·x² (zero unless ``squares``); ``W_TOP`` is the
+    block's max |x| and a row with ``W_FLAG`` set holds no sums (extreme
+    magnitudes, an underflowing product, bits below the slices, NaN/inf).
+
+    >>> out = weighted_block_sums(np.array([2.0, 0.5]), np.array([3.0, 1.5]), np.array([1.0, 2.0]))
+    >>> float(out[0, W_SUM_H:W_SUM_H + 4].sum() + out[0, W_SUM_L:W_SUM_L + 4].sum())  # 2·2 − 0.25
+    3.75
+    >>> float(out[0, W_SQ:W_TOP].sum())  # 2·2² + 0.5·0.5²
+    8.125
+    """
+    weighted = (_KERNELS or _kernels())[1]
+    out = np.empty(((a.shape[0] + BLOCK - 1) // BLOCK, W_WIDTH))
+    weighted(w, a, b, sums, squares, out)
     return out

@@ -31,11 +31,29 @@ import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
 import numpy as np
 
-from .._blocksums import ABS, BLOCK, CROSS, FLAG, SQ, SUM, TOP, block_sums
+from .._blocksums import (
+    ABS,
+    BLOCK,
+    CROSS,
+    FLAG,
+    SQ,
+    SUM,
+    TOP,
+    W_ABS_H,
+    W_ABS_L,
+    W_FLAG,
+    W_SQ,
+    W_SUM_H,
+    W_SUM_L,
+    W_TOP,
+    block_sums,
+    weighted_block_sums,
+)
 from .._errors import EmptyInputError, ParameterError, ShapeError
 from .._exactsum import (
     UNIT_EXP,
@@ -221,52 +239,42 @@ def _block_sums(
     slot = {key: i for i, key in enumerate((s, j) for s in sums for j in range(k))}
     acc = ExactSums(len(slot) + 1)  # the last slot is Σw
     max_abs_err = np.zeros(k)
-    if w is None:  # one compiled pass per column and stream; only Σ|e|/|y| is left below
-        with np.errstate(over="ignore", invalid="ignore"):  # as below
-            for j in range(k):
-                _compiled_sums(acc, slot, sums, need, y[:, j], p[:, j], j, max_abs_err)
-        if "sape" not in sums:
-            return _state(acc, slot, sums, n, k, w, max_abs_err)
-    step = max(1024, _BLOCK_ELEMENTS // max(k, 1))
-    scratch = np.empty((len(_SCRATCH), min(step, n)))
     # |y| > 1e154 gives y² = inf (and inf − inf in the split), as in scikit-learn
     with np.errstate(over="ignore", invalid="ignore"):
-        for start in range(0, n, step):
-            # column-major blocks: every per-column pass is then contiguous
-            yb = np.asfortranarray(y[start : start + step])
-            pb = np.asfortranarray(p[start : start + step])
-            m = yb.shape[0]
-            buf = {name: scratch[i, :m] for i, name in enumerate(_SCRATCH)}
-            wb = None
-            if w is not None:
-                wb = np.ascontiguousarray(w[start : start + step])
-                acc.add(len(slot), wb)
-                split(wb, (buf["wh"], buf["wl"]))
-            for j in range(k):
-                yj = yb[:, j]
-                e = np.subtract(yj, pb[:, j], out=buf["e"])
-                if wb is None:  # the rest came from _compiled_sums
-                    np.abs(e, out=e)
-                    e /= np.maximum(np.abs(yj, out=buf["p"]), _EPS, out=buf["p"])
-                    acc.add(slot["sape", j], e)
-                    continue
-                if "sum_true" in sums:
-                    _add_weighted(acc, slot["sum_true", j], wb, yj, slot["sumsq_true", j], buf)
-                if "sum_err" in sums:
-                    _add_weighted(acc, slot["sum_err", j], wb, e, slot["sse", j], buf)
-                elif "sse" in sums:
-                    _add_weighted(acc, None, wb, e, slot["sse", j], buf)
-                if not need & {"sae", "sape", "max_abs_err"}:
-                    continue
-                np.abs(e, out=e)
-                if "max_abs_err" in need:
-                    max_abs_err[j] = max(max_abs_err[j], float(e.max()))
-                if "sae" in sums:
-                    _add_weighted(acc, slot["sae", j], wb, e, None, buf)
-                if "sape" in sums:
-                    e /= np.maximum(np.abs(yj, out=buf["p"]), _EPS, out=buf["p"])
-                    _add_weighted(acc, slot["sape", j], wb, e, None, buf)
+        if w is not None:
+            _add_blocks(acc, w, None, len(slot), None, None)
+        for j in range(k):  # compiled passes per column and stream
+            _compiled_sums(acc, slot, sums, need, y[:, j], p[:, j], w, j, max_abs_err)
+        if "sape" in sums:  # Σw·|e| / max(|y|, eps): one float division per row, then exact
+            _add_sape(acc, slot, y, p, w)
     return _state(acc, slot, sums, n, k, w, max_abs_err)
+
+
+def _add_sape(
+    acc: ExactSums,
+    slot: dict[tuple[str, int], int],
+    y: FloatArray,
+    p: FloatArray,
+    w: FloatArray | None,
+) -> None:
+    """Add Σw·|e| / max(|y|, eps) of every column, in cache-sized blocks."""
+    n, k = y.shape
+    step = max(1024, _BLOCK_ELEMENTS // max(k, 1))
+    scratch = np.empty((len(_SCRATCH), min(step, n)))
+    for start in range(0, n, step):
+        # column-major blocks: every per-column pass is then contiguous
+        yb = np.asfortranarray(y[start : start + step])
+        pb = np.asfortranarray(p[start : start + step])
+        m = yb.shape[0]
+        buf = {name: scratch[i, :m] for i, name in enumerate(_SCRATCH)}
+        wb = None
+        if w is not None:
+            wb = np.ascontiguousarray(w[start : start + step])
+            split(wb, (buf["wh"], buf["wl"]))
+        for j in range(k):
+            e = np.abs(np.subtract(yb[:, j], pb[:, j], out=buf["e"]), out=buf["e"])
+            e /= np.maximum(np.abs(yb[:, j], out=buf["p"]), _EPS, out=buf["p"])
+            _add_weighted(acc, slot["sape", j], wb, e, None, buf)
 
 
 def _state(
@@ -294,20 +302,23 @@ def _compiled_sums(
     need: frozenset[str],
     yj: FloatArray,
     pj: FloatArray,
+    w: FloatArray | None,
     j: int,
     max_abs_err: FloatArray,
 ) -> None:
-    """Add column ``j``'s unweighted Σy, Σy², Σe, Σe², Σ|e| and max |e| (those asked for).
+    """Add column ``j``'s Σw·y, Σw·y², Σw·e, Σw·e², Σw·|e| and max |e| (those asked for).
 
-    One compiled pass per stream (:func:`scorekit._blocksums.block_sums`); its
-    exact block sums go into ``acc``, and a block it flags (extreme range, bits
-    beyond its slices, inf) is summed by :class:`ExactSums` itself.
+    One compiled pass per stream (:mod:`scorekit._blocksums`; ``w = 1``
+    without weights); its exact block sums go into ``acc``, and a block it
+    flags (extreme range, bits beyond its slices, NaN/inf) is summed by the
+    NumPy path (:class:`ExactSums`, Dekker's product) instead.
     """
+    add = _add_blocks if w is None else partial(_add_weighted_blocks, w=w)
     if "sum_true" in sums:
-        _add_blocks(acc, yj, None, slot["sum_true", j], None, slot["sumsq_true", j])
+        add(acc, yj, None, slot["sum_true", j], None, slot["sumsq_true", j])
     errors = "sum_err" in sums or "sse" in sums
     if errors or "sae" in sums or "max_abs_err" in need:
-        top = _add_blocks(
+        top = add(
             acc,
             yj,
             pj,
@@ -349,6 +360,47 @@ def _add_blocks(
         if absolute is not None:
             acc.add(absolute, np.abs(x))
     return float(out[:, TOP].max(initial=0.0))
+
+
+def _add_weighted_blocks(
+    acc: ExactSums,
+    a: FloatArray,
+    b: FloatArray | None,
+    total: int | None,
+    absolute: int | None,
+    square: int | None,
+    *,
+    w: FloatArray,
+) -> float:
+    """:func:`_add_blocks` with weights: Σw·x, Σw·|x|, Σw·x² of ``x = a − b``; max |x|."""
+    out = weighted_block_sums(
+        w, a, b, sums=total is not None or absolute is not None, squares=square is not None
+    )
+    flagged = out[:, W_FLAG] != 0
+    ok = out[~flagged]
+    if total is not None:
+        acc.add(total, ok[:, W_SUM_H : W_SUM_H + 4].ravel())
+        acc.add(total, ok[:, W_SUM_L : W_SUM_L + 4].ravel())
+    if absolute is not None:
+        acc.add(absolute, ok[:, W_ABS_H : W_ABS_H + 4].ravel())
+        acc.add(absolute, ok[:, W_ABS_L : W_ABS_L + 4].ravel())
+    if square is not None:
+        acc.add(square, ok[:, W_SQ:W_TOP].ravel())
+    blocks = np.flatnonzero(flagged).tolist()
+    if blocks:
+        scratch = np.empty((len(_SCRATCH), BLOCK))
+    for blk in blocks:
+        rows = slice(blk * BLOCK, (blk + 1) * BLOCK)
+        x = a[rows] if b is None else np.subtract(a[rows], b[rows])
+        out[blk, W_TOP] = np.max(np.abs(x))
+        buf = {name: scratch[i, : x.shape[0]] for i, name in enumerate(_SCRATCH)}
+        wb = np.ascontiguousarray(w[rows])
+        split(wb, (buf["wh"], buf["wl"]))
+        if total is not None or square is not None:
+            _add_weighted(acc, total, wb, x, square, buf)
+        if absolute is not None:
+            _add_weighted(acc, absolute, wb, np.abs(x), None, buf)
+    return float(out[:, W_TOP].max(initial=0.0))
 
 
 def _add_tuples(a: Sums, b: Sums) -> Sums:
