@@ -41,9 +41,9 @@ import numpy as np
 import numpy.typing as npt
 
 from .._typing import BoolArray, FloatArray, IntArray
+from ..classification._area import half_pairs
 from ..classification._proba import _log_clipped
 from ..classification._sortkeys import decimal_codes
-from ._bootstrap import auc_from_cell_counts
 
 #: Threads computing blocks of resamples (the draws do not depend on them).
 _THREADS = 2
@@ -61,34 +61,79 @@ __all__ = [
 
 
 class BlockTables:
-    """One block's ``(B, 2, G)`` tables with the sums the kernels share (computed once)."""
+    """One block's ``(B, 2, G)`` tables with the sums the kernels share (computed once).
+
+    Or, built by :meth:`at_positives`, the same block given by its cumulative
+    weights at the scores that positives hold only (no table): every kernel
+    reads the block through :attr:`pos`, :attr:`totals`, :attr:`from_top`,
+    :attr:`pairs` and :attr:`confusion`, which both forms give.
+    """
 
     def __init__(
         self,
-        tables: npt.NDArray[Any],
+        tables: npt.NDArray[Any] | None,
         scores: FloatArray | None,
         split: int | None,
         losses: FloatArray | None = None,
-        below: tuple[npt.NDArray[Any], npt.NDArray[Any]] | None = None,
     ) -> None:
-        self.neg, self.pos = tables[:, 0, :], tables[:, 1, :]
+        if tables is not None:
+            self.neg, self.pos = tables[:, 0, :], tables[:, 1, :]
         self.tables, self.scores, self.split = tables, scores, split
         #: (B, 2) summed log loss and squared error of each resample, when the columns are
         #: merged (:class:`CellLayout`) and the scores alone no longer give them
         self.losses = losses
         self._cache: dict[str, Any] = {}
-        if below is not None:  # (B, G + 1) positive and negative weight below each column
-            pos, neg = below  # and in all (last): the sums below need no cumulative sum
-            p, n = pos[:, -1], neg[:, -1]
-            self._cache["totals"] = (p, n)
-            self._cache["from_top"] = (
-                (p[:, None] - pos[:, :-1])[:, ::-1],
-                (n[:, None] - neg[:, :-1])[:, ::-1],
-            )
+        self._lazy: dict[str, Callable[[], Any]] = {}  # how a form computes a sum, on first use
+
+    @classmethod
+    def at_positives(
+        cls,
+        below: tuple[npt.NDArray[Any], npt.NDArray[Any]],
+        through: tuple[npt.NDArray[Any], npt.NDArray[Any]],
+        totals: tuple[npt.NDArray[Any], npt.NDArray[Any]],
+        cut: tuple[npt.NDArray[Any], npt.NDArray[Any]] | None,
+        losses: FloatArray | None,
+    ) -> BlockTables:
+        r"""A block from its cumulative weights at each score that a positive holds, highest first.
+
+        ``below`` = (positive, all) weight of the rows below each such score,
+        ``through`` the same with the score's own rows, shape (B, M);
+        ``totals`` = (positive, all) weight, ``cut`` the (positive, all)
+        weight below the score cut, shape (B,). Scores that only negatives
+        hold need no column: they add nothing to the AUC's and AP's sums, and
+        KS is largest at a positive's score (or 0). With :math:`P^<_j, A^<_j`
+        below score j and :math:`P^\le_j, A^\le_j` through it: the positive
+        weight at j is :math:`P^\le_j - P^<_j`, the (TP, FP) from the top
+        :math:`(P - P^<_j,\ A - A^<_j - (P - P^<_j))` and the AUC's pairs
+        :math:`\sum_j (P^\le_j - P^<_j) (N^<_j + N^\le_j) / 2`, N = A - P.
+        """
+        out = cls(None, None, None, losses)
+        (pos_lo, all_lo), (pos_hi, all_hi), (p, a) = below, through, totals
+        pos = pos_hi - pos_lo  # highest score first
+        out.pos = pos[:, ::-1]
+        tp = p[:, None] - pos_lo
+        fp = a[:, None] - all_lo
+        fp -= tp
+        out._cache["totals"] = (p, a - p)
+        out._cache["from_top"] = (tp, fp)
+
+        def pairs() -> FloatArray:  # negatives below plus through each score: N< + N<=
+            neg = all_lo + all_hi
+            neg -= pos_lo
+            neg -= pos_hi
+            twice: FloatArray = np.einsum("ij,ij->i", pos.astype(np.float64), neg.astype(np.float64))
+            return twice / 2
+
+        out._lazy["pairs"] = pairs
+        if cut is not None:
+            fn, below_cut = cut
+            tn = below_cut - fn
+            out._cache["confusion"] = (tn, a - p - tn, fn, p - fn)
+        return out
 
     def _get(self, key: str, make: Callable[[], Any]) -> Any:
         if key not in self._cache:
-            self._cache[key] = make()
+            self._cache[key] = self._lazy.pop(key, make)()
         return self._cache[key]
 
     @property
@@ -106,6 +151,11 @@ class BlockTables:
                 np.cumsum(self.neg[:, ::-1], axis=1),
             ),
         )
+
+    @property
+    def pairs(self) -> FloatArray:
+        r"""The AUC's numerator :math:`\sum_g P_g (N_{<g} + N_g/2)` of each resample."""
+        return self._get("pairs", lambda: half_pairs(self.neg, self.pos))  # type: ignore[no-any-return]
 
     @property
     def confusion(self) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
@@ -133,7 +183,13 @@ def _one_class(b: BlockTables, values: FloatArray) -> FloatArray:
 
 
 def _auc(b: BlockTables) -> FloatArray:
-    return b._get("auc", lambda: auc_from_cell_counts(b.tables))  # type: ignore[no-any-return]
+    def make() -> FloatArray:  # as auc_from_cell_counts: nan with one class
+        pos, neg = b.totals
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out: FloatArray = b.pairs / (pos * neg.astype(np.float64))
+        return out
+
+    return b._get("auc", make)  # type: ignore[no-any-return]
 
 
 def _ap(b: BlockTables) -> FloatArray:
