@@ -121,7 +121,9 @@ class BlockTables:
             neg = all_lo + all_hi
             neg -= pos_lo
             neg -= pos_hi
-            twice: FloatArray = np.einsum("ij,ij->i", pos.astype(np.float64), neg.astype(np.float64))
+            twice: FloatArray = np.einsum(
+                "ij,ij->i", pos.astype(np.float64), neg.astype(np.float64)
+            )
             return twice / 2
 
         out._lazy["pairs"] = pairs
