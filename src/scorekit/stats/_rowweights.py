@@ -173,21 +173,26 @@ class RowLayout:
         lo, hi = starts[with_pos], starts[with_pos + 1]
         if not lo.size:  # no positive: one empty column above every row (adds nothing)
             lo = hi = np.array([n])
+            with_pos = np.array([groups])
+        # through a score that no negative holds, the weight is below it plus its positives':
+        # read only through the scores that negatives share (none with continuous scores)
+        shared = np.flatnonzero(np.append(count[:groups], 0)[with_pos] > 0)
         self.has_cut = split is not None
         cut = np.array([starts[min(split, groups)]] if split is not None else [], dtype=np.int64)
-        marks = np.concatenate([lo, hi, cut, [n]])
+        marks = np.concatenate([lo, hi[shared], cut, [n]])
         order = np.argsort(marks, kind="stable")
         self.reads = marks[order]
         where = np.empty_like(order)
         where[order] = np.arange(order.size)
-        m = lo.size
-        #: positions in ``reads`` of lo, hi, the cut and n
+        m, k = lo.size, shared.size
+        #: positions in ``reads`` of lo, hi (of the shared scores), the cut and n
         self._at_lo, self._at_hi, self._at_cut, self._at_n = (
             where[:m],
-            where[m : 2 * m],
-            where[2 * m : -1],
+            where[m : m + k],
+            where[m + k : -1],
             where[-1],
         )
+        self._shared = shared
         # the positives before each read: where the positives' cumulative weight is read
         self._pos_lo = np.searchsorted(self.positive_rows, lo)
         self._pos_hi = np.searchsorted(self.positive_rows, hi)
@@ -210,14 +215,22 @@ class RowLayout:
         # the losses of _unit_losses, each cell's own label only: -log(clip(s or 1 - s)), (1 - s or s)²
         np.negative(_log_clipped(np.where(pos, s, 1 - s)), out=per_cell[:, 0])
         np.square(np.where(pos, 1 - s, s), out=per_cell[:, 1])
-        return np.repeat(per_cell, self._sizes, axis=0)
+        return per_cell if s.size == self.n else np.repeat(per_cell, self._sizes, axis=0)
 
     def _tables(
         self, total: npt.NDArray[Any], pos_cum: npt.NDArray[Any], losses: FloatArray | None
     ) -> BlockTables:
         """A block from the weight before each read (b, reads) and the positives' cumulative weight (b, positives + 1)."""
-        below = (np.take(pos_cum, self._pos_lo, axis=1), np.take(total, self._at_lo, axis=1))
-        through = (np.take(pos_cum, self._pos_hi, axis=1), np.take(total, self._at_hi, axis=1))
+        pos_lo, pos_hi = (
+            np.take(pos_cum, self._pos_lo, axis=1),
+            np.take(pos_cum, self._pos_hi, axis=1),
+        )
+        all_lo = np.take(total, self._at_lo, axis=1)
+        all_hi = pos_hi - pos_lo
+        all_hi += all_lo
+        if self._shared.size:
+            all_hi[:, self._shared] = np.take(total, self._at_hi, axis=1)
+        below, through = (pos_lo, all_lo), (pos_hi, all_hi)
         totals = (pos_cum[:, -1], total[:, self._at_n])
         cut = None
         if self.has_cut:
