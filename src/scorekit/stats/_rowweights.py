@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -100,9 +100,8 @@ def poisson_streams(rng: np.random.Generator, blocks: int) -> list[np.random.Gen
     ``SFC64`` gives 64 random bits in about 70% of ``PCG64``'s time (the bits
     are a quarter of a block's work).
     """
-    return [
-        np.random.Generator(np.random.SFC64(g.bit_generator.seed_seq)) for g in rng.spawn(blocks)
-    ]
+    seqs = [cast(np.random.SeedSequence, g.bit_generator.seed_seq) for g in rng.spawn(blocks)]
+    return [np.random.Generator(np.random.SFC64(seq)) for seq in seqs]
 
 
 def _weights_of(words: npt.NDArray[np.uint16], out: npt.NDArray[np.uint8], step: BoolArray) -> None:
