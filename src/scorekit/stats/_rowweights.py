@@ -90,6 +90,7 @@ def _edges() -> list[int]:
 
 #: The words at which the weight steps up: w = the number of edges at or below the word.
 _EDGES = _edges()
+_EDGE_ARRAY = np.array(_EDGES, dtype=np.uint16)[:, None, None]
 #: The weight of each 16-bit random word: Poisson(1) by inverse distribution function.
 POISSON_TABLE = np.searchsorted(np.array(_EDGES), np.arange(65536), side="right").astype(np.uint8)
 
@@ -104,16 +105,17 @@ def poisson_streams(rng: np.random.Generator, blocks: int) -> list[np.random.Gen
     return [np.random.Generator(np.random.SFC64(seq)) for seq in seqs]
 
 
-def _weights_of(words: npt.NDArray[np.uint16], out: npt.NDArray[np.uint8], step: BoolArray) -> None:
+def _weights_of(
+    words: npt.NDArray[np.uint16], out: npt.NDArray[np.uint8], steps: BoolArray
+) -> None:
     """``out = POISSON_TABLE[words]`` as the count of edges at or below each word.
 
-    Seven comparisons and six additions of bytes (SIMD, no index array): about
-    half the time of the table gather.
+    One broadcast comparison with every edge (``steps``: ``(edges, *words.shape)``)
+    and one sum of those bytes: SIMD passes with no index array (about 0.7 of the
+    table gather's time), two calls per chunk.
     """
-    np.greater_equal(words, _EDGES[0], out=out.view(np.bool_))
-    for edge in _EDGES[1:]:
-        np.greater_equal(words, edge, out=step)
-        np.add(out, step.view(np.uint8), out=out)
+    np.greater_equal(words[None], _EDGE_ARRAY, out=steps)
+    np.add.reduce(steps.view(np.uint8), axis=0, out=out)
 
 
 def poisson_chunks(
@@ -134,12 +136,12 @@ def _padded_chunks(
     bits = rng.bit_generator
     width = -(-min(ROW_CHUNK, n) // 8) * 8
     buffer = np.zeros((size, width), dtype=np.uint8)
-    step = np.empty(size * min(ROW_CHUNK, n), dtype=np.bool_)
+    steps = np.empty(len(_EDGES) * size * min(ROW_CHUNK, n), dtype=np.bool_)
     for start in range(0, n, ROW_CHUNK):
         r = min(ROW_CHUNK, n - start)
         raw = bits.random_raw(-(-size * r // 4)).astype("<u8", copy=False)
         words = raw.view("<u2")[: size * r].reshape(size, r)
-        _weights_of(words, buffer[:, :r], step[: size * r].reshape(size, r))
+        _weights_of(words, buffer[:, :r], steps[: len(_EDGES) * size * r].reshape(-1, size, r))
         if r < width:
             buffer[:, r:] = 0
         yield start, start + r, buffer
