@@ -222,21 +222,21 @@ class RowLayout:
         self, total: npt.NDArray[Any], pos_cum: npt.NDArray[Any], losses: FloatArray | None
     ) -> BlockTables:
         """A block from the weight before each read (b, reads) and the positives' cumulative weight (b, positives + 1)."""
-        pos_lo, pos_hi = (
-            np.take(pos_cum, self._pos_lo, axis=1),
-            np.take(pos_cum, self._pos_hi, axis=1),
-        )
+        pos_lo = np.take(pos_cum, self._pos_lo, axis=1)
+        pos = np.take(pos_cum, self._pos_hi, axis=1)
+        pos -= pos_lo
         all_lo = np.take(total, self._at_lo, axis=1)
-        all_hi = pos_hi - pos_lo
-        all_hi += all_lo
-        if self._shared.size:
-            all_hi[:, self._shared] = np.take(total, self._at_hi, axis=1)
-        below, through = (pos_lo, all_lo), (pos_hi, all_hi)
+        ties = None
+        if self._shared.size:  # the negatives at the scores they share: through - below - positives
+            neg = np.take(total, self._at_hi, axis=1)
+            neg -= all_lo[:, self._shared]
+            neg -= pos[:, self._shared]
+            ties = (self._shared, neg)
         totals = (pos_cum[:, -1], total[:, self._at_n])
         cut = None
         if self.has_cut:
             cut = (pos_cum[:, self._pos_cut[0]], total[:, self._at_cut[0]])
-        return BlockTables.at_positives(below, through, totals, cut, losses)
+        return BlockTables.at_positives((pos_lo, all_lo), pos, totals, cut, losses, ties)
 
     def point(self, losses: FloatArray | None) -> BlockTables:
         """The block of the data itself (every weight 1)."""

@@ -89,48 +89,50 @@ class BlockTables:
     def at_positives(
         cls,
         below: tuple[npt.NDArray[Any], npt.NDArray[Any]],
-        through: tuple[npt.NDArray[Any], npt.NDArray[Any]],
+        pos: npt.NDArray[Any],
         totals: tuple[npt.NDArray[Any], npt.NDArray[Any]],
         cut: tuple[npt.NDArray[Any], npt.NDArray[Any]] | None,
         losses: FloatArray | None,
+        ties: tuple[IntArray, npt.NDArray[Any]] | None = None,
     ) -> BlockTables:
         r"""A block from its cumulative weights at each score that a positive holds, highest first.
 
-        ``below`` = (positive, all) weight of the rows below each such score,
-        ``through`` the same with the score's own rows, shape (B, M);
-        ``totals`` = (positive, all) weight, ``cut`` the (positive, all)
-        weight below the score cut, shape (B,). Scores that only negatives
-        hold need no column: they add nothing to the AUC's and AP's sums, and
-        KS is largest at a positive's score (or 0). With :math:`P^<_j, A^<_j`
-        below score j and :math:`P^\le_j, A^\le_j` through it: the positive
-        weight at j is :math:`P^\le_j - P^<_j`, the (TP, FP) from the top
+        ``below`` = (positive, all) weight of the rows below each such score and
+        ``pos`` the positive weight at it, shape (B, M); ``totals`` = (positive,
+        all) weight, ``cut`` the (positive, all) weight below the score cut,
+        shape (B,); ``ties`` = (columns, (B, k) negative weight at those
+        scores), for the scores that negatives share (None: no such score).
+        Scores that only negatives hold need no column: they add nothing to the
+        AUC's and AP's sums, and KS is largest at a positive's score (or 0).
+        With :math:`P^<_j, A^<_j` below score j: the (TP, FP) from the top are
         :math:`(P - P^<_j,\ A - A^<_j - (P - P^<_j))` and the AUC's pairs
-        :math:`\sum_j (P^\le_j - P^<_j) (N^<_j + N^\le_j) / 2`, N = A - P.
+        :math:`\sum_j P_j (N - \mathrm{FP}_j + N_j/2) = P N - \sum_j P_j \mathrm{FP}_j + \sum_j P_j N_j / 2`,
+        N = A - P (sums of integers: exact in ``float64`` below :math:`2^{53}`).
         """
         out = cls(None, None, None, losses)
-        (pos_lo, all_lo), (pos_hi, all_hi), (p, a) = below, through, totals
-        pos = pos_hi - pos_lo  # highest score first
-        out.pos = pos[:, ::-1]
+        (pos_lo, all_lo), (p, a) = below, totals
+        out.pos = pos[:, ::-1]  # ascending scores, as the tables' rows
         tp = p[:, None] - pos_lo
         fp = a[:, None] - all_lo
         fp -= tp
-        out._cache["totals"] = (p, a - p)
+        n = a - p
+        out._cache["totals"] = (p, n)
         out._cache["from_top"] = (tp, fp)
 
-        def pairs() -> FloatArray:  # negatives below plus through each score: N< + N<=
-            neg = all_lo + all_hi
-            neg -= pos_lo
-            neg -= pos_hi
-            twice: FloatArray = np.einsum(
-                "ij,ij->i", pos.astype(np.float64), neg.astype(np.float64)
-            )
-            return twice / 2
+        def pairs() -> FloatArray:
+            weights = pos.astype(np.float64)
+            area: FloatArray = p * n.astype(np.float64)
+            area -= np.einsum("ij,ij->i", weights, fp.astype(np.float64))
+            if ties is not None:
+                columns, neg = ties
+                area += np.einsum("ij,ij->i", weights[:, columns], neg.astype(np.float64)) / 2
+            return area
 
         out._lazy["pairs"] = pairs
         if cut is not None:
             fn, below_cut = cut
             tn = below_cut - fn
-            out._cache["confusion"] = (tn, a - p - tn, fn, p - fn)
+            out._cache["confusion"] = (tn, n - tn, fn, p - fn)
         return out
 
     def _get(self, key: str, make: Callable[[], Any]) -> Any:
