@@ -43,7 +43,7 @@ import numpy.typing as npt
 from .._typing import BoolArray, FloatArray, IntArray
 from ..classification._area import half_pairs
 from ..classification._proba import _log_clipped
-from ..classification._sortkeys import decimal_codes
+from ..classification._sortkeys import decimal_codes, unique_inverse
 
 #: Threads computing blocks of resamples (the draws do not depend on them).
 _THREADS = 2
@@ -365,12 +365,12 @@ def score_cells(positive: BoolArray, s: FloatArray) -> tuple[IntArray, int, Floa
     """Each row's cell code ``y G + g`` (as :func:`~scorekit.stats._bootstrap.auc_cells`), G and the distinct scores, ascending.
 
     Exact decimal scores (a CTR model's rounded output) are ranked by one
-    ``bincount`` of their integer codes, with no sort; other scores by ``numpy.unique``.
+    ``bincount`` of their integer codes, with no sort; other scores by one
+    sort (:func:`~scorekit.classification._sortkeys.unique_inverse`: two threads).
     """
     dc = decimal_codes(s)
     if dc is None:
-        uniq, g = np.unique(s, return_inverse=True)
-        g = g.astype(np.int64).ravel()
+        uniq, g = unique_inverse(s)
     else:
         present = np.bincount(dc.codes, minlength=dc.size) > 0
         g = np.take(np.cumsum(present, dtype=np.int64) - 1, dc.codes)
