@@ -40,10 +40,12 @@ passed):
   :mod:`~scorekit.stats._rowweights` documents: blocks of 50 resamples, each
   with its generator, ``SFC64`` seeded by the seed sequence of
   ``rng.spawn(number of blocks)[j]``, rows in score order, 16 random bits per
-  row and resample mapped through a table (Poisson(1) to :math:`2^{-16}`). When every row has a block kernel (curve metrics, log loss
-  and Brier score of probabilities, labels at a score cut), a block is one
-  pass over the sorted rows with ``uint8`` weights and ``int32`` cumulative
-  sums (no row index, no scatter); other rows get the same multiplicities;
+  row and resample mapped through a table (Poisson(1) to :math:`2^{-16}`).
+  When every row has a block kernel (curve metrics, log loss and Brier score
+  of probabilities, labels at a score cut), a block is one pass over the
+  sorted rows with ``uint8`` weights and ``int32`` cumulative sums read at the
+  positives' scores only (no row index, no scatter); other rows get the same
+  multiplicities;
 - ``weights="cells"`` draws each resample's counts of the nonempty
   (label, distinct score) cells directly: blocks of 50 resamples, block j
   drawn by :func:`~scorekit.stats._vectorised.draw_cell_counts` with the

@@ -133,16 +133,20 @@ def _padded_chunks(
     rng: np.random.Generator, size: int, n: int
 ) -> Iterator[tuple[int, int, npt.NDArray[np.uint8]]]:
     """As :func:`poisson_chunks`, the weights in one ``(size, width)`` buffer: width :data:`ROW_CHUNK` rounded up to 8, zero past the chunk."""
-    bits = rng.bit_generator
+    raw_bits = rng.bit_generator.random_raw
     width = -(-min(ROW_CHUNK, n) // 8) * 8
     buffer = np.zeros((size, width), dtype=np.uint8)
     steps = np.empty(len(_EDGES) * size * min(ROW_CHUNK, n), dtype=np.bool_)
+    full = min(ROW_CHUNK, n)  # the views of a full chunk, made once (less time holding the GIL)
+    full_out, full_steps = buffer[:, :full], steps.reshape(-1, size, full)
     for start in range(0, n, ROW_CHUNK):
         r = min(ROW_CHUNK, n - start)
-        raw = bits.random_raw(-(-size * r // 4)).astype("<u8", copy=False)
-        words = raw.view("<u2")[: size * r].reshape(size, r)
-        _weights_of(words, buffer[:, :r], steps[: len(_EDGES) * size * r].reshape(-1, size, r))
-        if r < width:
+        words = raw_bits(-(-size * r // 4)).astype("<u8", copy=False).view("<u2")
+        if r == full:
+            _weights_of(words[: size * r].reshape(size, r), full_out, full_steps)
+        else:
+            out, part = buffer[:, :r], steps[: len(_EDGES) * size * r].reshape(-1, size, r)
+            _weights_of(words[: size * r].reshape(size, r), out, part)
             buffer[:, r:] = 0
         yield start, start + r, buffer
 
@@ -287,23 +291,26 @@ class RowLayout:
         words = np.zeros((size, width // 8 + 1), dtype=kind)  # [carry, carry + word totals ...]
         as_float = np.empty((size, width)) if losses is not None else None
         reads = self._chunk_reads()
+        # views made once: each chunk is a few NumPy calls (less time holding the GIL)
+        sums, prefix_bytes = words[:, 1:], prefix.view(np.uint8)
+        carry, last = words[:, :1], words[:, -1:]
         for (start, stop, padded), (a, b, word, byte, c, d, pos) in zip(
             _padded_chunks(rng, size, self.n), reads, strict=True
         ):
-            w = padded[:, : stop - start]
+            w = padded if stop - start == padded.shape[1] else padded[:, : stop - start]
             np.multiply(padded.view("<u8"), _BYTE_PREFIX, out=prefix)
-            np.right_shift(prefix, 56, out=words[:, 1:], casting="unsafe")
+            np.right_shift(prefix, 56, out=sums, casting="unsafe")
             np.cumsum(words, axis=1, out=words)
             if b > a:
-                np.add(np.take(words, word, axis=1), np.take(prefix.view(np.uint8), byte, axis=1),
-                       out=total[:, a:b])  # fmt: skip
+                np.add(words.take(word, axis=1), prefix_bytes.take(byte, axis=1), out=total[:, a:b])
             if d > c:
-                np.take(w, pos, axis=1, out=pos_w[:, c:d])
-            words[:, 0] = words[:, -1]
-            if summed is not None:  # the weights as floats in a buffer that stays in cache
-                wf = as_float[:, : stop - start]  # type: ignore[index]
+                w.take(pos, axis=1, out=pos_w[:, c:d])
+            carry[...] = last
+            if summed is not None and as_float is not None and losses is not None:
+                # the weights as floats in a buffer that stays in cache
+                wf = as_float if w is padded else as_float[:, : stop - start]
                 np.copyto(wf, w)
-                summed += wf @ losses[start:stop]  # type: ignore[index]
+                summed += wf @ losses[start:stop]
         pos_cum = np.zeros((_KERNEL_BLOCK, self.positive_rows.size + 1), dtype=kind)
         for a in range(0, size, _KERNEL_BLOCK):  # sums that stay in cache
             b = min(size, a + _KERNEL_BLOCK)
