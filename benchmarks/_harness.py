@@ -156,6 +156,7 @@ def record(
     passed: bool | None = None,
     note: str = "",
     stated_rows: int | None = None,
+    info: str = "",
 ) -> None:
     """Print and keep one result line.
 
@@ -165,6 +166,8 @@ def record(
     ``stated_rows``: the size the target is stated for (SPEC §11: "10M rows");
     a line at another size still prints its ratio and the target, but its
     status is ``info`` (the other sizes show how the cost grows, n log n).
+    ``info``: the reason the line is not judged against its target (not the
+    case the target speaks of); the status is ``info`` and the note says why.
     """
     show_machine()
     if ratio is None and ref_seconds is not None and seconds > 0:
@@ -174,6 +177,9 @@ def record(
     if status and stated_rows is not None and rows is not None and rows != stated_rows:
         status = "info"
         text += f" (stated at {stated_rows:,} rows)"
+    if info:
+        status = "info"
+        note = "; ".join(x for x in (f"not judged: {info}", note) if x)
     line = f"{label:<40} scorekit {seconds:9.4f} s"
     if rows:
         line += f" ({_per_row(seconds, rows)})"

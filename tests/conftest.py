@@ -47,8 +47,8 @@ def poisson_counts(n_resamples: int, seed: int, y: np.ndarray, scores: np.ndarra
     Written out here from the contract (``scorekit.stats._rowweights``), not
     from the engine's code: Poisson(1) by inverse distribution function on 16
     random bits (the CDF from SciPy, rounded to multiples of 2**-16), blocks of
-    resamples with spawned generators, rows in (score, label) order (ties by
-    index), chunk by chunk.
+    resamples, block j drawn by ``SFC64`` on the seed sequence of the j-th
+    spawned generator, rows in (score, label) order (ties by index), chunk by chunk.
     Returns the (n_resamples, n) multiplicities of the rows in their own order.
     """
     from scipy.stats import poisson
@@ -61,10 +61,11 @@ def poisson_counts(n_resamples: int, seed: int, y: np.ndarray, scores: np.ndarra
     blocks = -(-n_resamples // ROW_BLOCK)
     out = np.zeros((n_resamples, n), dtype=np.int64)
     for j, stream in enumerate(np.random.default_rng(seed).spawn(blocks)):
+        bits = np.random.SFC64(stream.bit_generator.seed_seq)
         b = min(ROW_BLOCK, n_resamples - j * ROW_BLOCK)
         for start in range(0, n, ROW_CHUNK):
             r = min(ROW_CHUNK, n - start)
-            raw = stream.bit_generator.random_raw((b * r + 3) // 4)
+            raw = bits.random_raw((b * r + 3) // 4)
             words = np.frombuffer(raw.astype("<u8").tobytes(), dtype="<u2")[: b * r]
             w = np.searchsorted(edges, words.reshape(b, r), side="right")
             out[j * ROW_BLOCK : j * ROW_BLOCK + b, order[start : start + r]] = w

@@ -93,3 +93,22 @@ def test_two_thread_sort_forced_on_small_inputs(seed):
         assert np.array_equal(getattr(after[2], field), getattr(before[2], field))
     assert after[0] == pytest.approx(roc_auc_score(y, s), rel=1e-12)
     assert after[1] == pytest.approx(average_precision_score(y, s), rel=1e-12, abs=1e-15)
+
+
+@given(seed=SEEDS)
+def test_unique_inverse_two_threads_equals_numpy_unique(seed):
+    # the two-thread order (forced on small inputs) is numpy.unique's: values and ranks,
+    # with ties, both zeros (-0.0 and 0.0 are one value, given as 0.0) and both signs
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 300))
+    s = np.round(rng.normal(size=n), int(rng.integers(0, 4)))
+    s[rng.random(n) < 0.1] = -0.0
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(_sortkeys, "_PARALLEL_ROWS", 2)
+        uniq, rank = _sortkeys.unique_inverse(s)
+    want_uniq, want_rank = np.unique(s, return_inverse=True)
+    np.testing.assert_array_equal(uniq, want_uniq)
+    assert not np.signbit(uniq[uniq == 0]).any()
+    np.testing.assert_array_equal(rank, want_rank)
+    assert rank.dtype == np.int64
+    np.testing.assert_array_equal(uniq[rank], s)

@@ -415,6 +415,41 @@ def test_block_kernels_on_degenerate_resamples(weights, monkeypatch):
     np.testing.assert_allclose(theta_hat, point, rtol=1e-15, atol=1e-12)
 
 
+@pytest.mark.parametrize("case", ["no positive", "no negative", "every score shared", "top cut"])
+def test_poisson_rows_on_one_class_and_shared_scores(case):
+    # the kernels read the cumulative weights at the positives' scores only: data with no
+    # positive (one empty column), no negative, every positive's score also a negative's
+    # (the weight through each score read, not derived) and a cut above every score
+    rng = np.random.default_rng(17)
+    n = 500
+    s = np.round(rng.random(n), 1 if case == "every score shared" else 6)
+    y = (rng.random(n) < 0.2).astype(np.int64)
+    if case == "no positive":
+        y[:] = 0
+    elif case == "no negative":
+        y[:] = 1
+    cut = 2.0 if case == "top cut" else 0.5
+    data = {"scores": (y, s), "probabilities": (y, s), "labels": (y, (s >= cut).astype(np.int64))}
+    names = VECTOR_ROWS
+    rows = [get(m) for m in names]
+    plan, theta_hat, got = _resample(rows, data, lambda r: {}, 30, 6, "poisson", None)
+    assert plan.on_rows()  # the block kernels on the sorted rows ran
+    want = _reference(names, data, 30, 6, "poisson")
+    for j, name in enumerate(names):
+        np.testing.assert_allclose(got[j], want[j], rtol=1e-14, atol=1e-12, err_msg=name)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        point = [_undefined_nan(get(m), data) for m in names]
+    np.testing.assert_allclose(theta_hat, point, rtol=1e-14, atol=1e-12)
+
+
+def _undefined_nan(row, data):
+    try:
+        return row(*data[row.inputs])
+    except Exception:  # one class: undefined
+        return np.nan
+
+
 @pytest.mark.parametrize("weights", ["multinomial", "cells"])
 def test_merged_columns_on_rare_positives(weights, monkeypatch):
     # 3% positives, continuous scores: runs of negative-only scores are merged into one

@@ -40,7 +40,7 @@ from .._validation import check_option, random_generator
 from ._bootstrap import _blocks, auc_cells
 from ._engine import _AUTO_CELLS, _CELL_BLOCK, WEIGHTS, _cell_counts
 from ._paired import _check_resamples
-from ._rowweights import ROW_BLOCK, poisson_weights
+from ._rowweights import ROW_BLOCK, poisson_streams, poisson_weights
 from ._vectorised import draw_cell_counts
 
 __all__ = ["CurveBands", "curve_bands", "resample_curve_values"]
@@ -79,7 +79,7 @@ def _tables(
     if weights == "poisson":  # the engine's blocks, generators and row order (._rowweights)
         order = np.argsort(2 * (cells % groups) + (cells >= groups), kind="stable")
         sizes = [min(ROW_BLOCK, n_resamples - d) for d in range(0, n_resamples, ROW_BLOCK)]
-        for stream, size in zip(rng.spawn(len(sizes)), sizes, strict=True):
+        for stream, size in zip(poisson_streams(rng, len(sizes)), sizes, strict=True):
             weights_ = poisson_weights(stream, size, order)
             yield _cell_counts(cells, 2 * groups, None, weights_).reshape(size, 2, groups)
         return

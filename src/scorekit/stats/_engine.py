@@ -37,13 +37,15 @@ passed):
   (the draws are made as ``uint32``, which gives the same integers);
 - ``weights="poisson"`` gives each row an independent Poisson(1)
   multiplicity (the resample size varies around n), drawn as
-  :mod:`~scorekit.stats._rowweights` documents: blocks of 40 resamples, each
-  with its generator ``rng.spawn(number of blocks)[j]``, rows in score order,
-  16 random bits per row and resample looked up in a table (Poisson(1) to
-  :math:`2^{-16}`). When every row has a block kernel (curve metrics, log loss
-  and Brier score of probabilities, labels at a score cut), a block is one
-  pass over the sorted rows with ``uint8`` weights and ``int32`` cumulative
-  sums (no row index, no scatter); other rows get the same multiplicities;
+  :mod:`~scorekit.stats._rowweights` documents: blocks of 50 resamples, each
+  with its generator, ``SFC64`` seeded by the seed sequence of
+  ``rng.spawn(number of blocks)[j]``, rows in score order, 16 random bits per
+  row and resample mapped through a table (Poisson(1) to :math:`2^{-16}`).
+  When every row has a block kernel (curve metrics, log loss and Brier score
+  of probabilities, labels at a score cut), a block is one pass over the
+  sorted rows with ``uint8`` weights and ``int32`` cumulative sums read at the
+  positives' scores only (no row index, no scatter); other rows get the same
+  multiplicities;
 - ``weights="cells"`` draws each resample's counts of the nonempty
   (label, distinct score) cells directly: blocks of 50 resamples, block j
   drawn by :func:`~scorekit.stats._vectorised.draw_cell_counts` with the
@@ -79,7 +81,7 @@ from ._bootstrap import (
     auc_from_cell_counts,
 )
 from ._paired import _check_resamples
-from ._rowweights import ROW_BLOCK, RowLayout, poisson_weights
+from ._rowweights import ROW_BLOCK, RowLayout, poisson_streams, poisson_weights
 from ._vectorised import (
     BlockTables,
     CellLayout,
@@ -248,7 +250,7 @@ def _poisson_blocks(
     """``weights="poisson"``: blocks of ROW_BLOCK resamples, one spawned generator each, on two threads."""
     total = thetas.shape[1]
     sizes = [min(ROW_BLOCK, total - d) for d in range(0, total, ROW_BLOCK)]
-    streams = rng.spawn(len(sizes))
+    streams = poisson_streams(rng, len(sizes))
     if plan.curve is not None:
         plan.row_layout()  # built once, before the threads
     run_blocks(

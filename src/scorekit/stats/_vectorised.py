@@ -41,9 +41,9 @@ import numpy as np
 import numpy.typing as npt
 
 from .._typing import BoolArray, FloatArray, IntArray
+from ..classification._area import half_pairs
 from ..classification._proba import _log_clipped
-from ..classification._sortkeys import decimal_codes
-from ._bootstrap import auc_from_cell_counts
+from ..classification._sortkeys import decimal_codes, unique_inverse
 
 #: Threads computing blocks of resamples (the draws do not depend on them).
 _THREADS = 2
@@ -61,34 +61,83 @@ __all__ = [
 
 
 class BlockTables:
-    """One block's ``(B, 2, G)`` tables with the sums the kernels share (computed once)."""
+    """One block's ``(B, 2, G)`` tables with the sums the kernels share (computed once).
+
+    Or, built by :meth:`at_positives`, the same block given by its cumulative
+    weights at the scores that positives hold only (no table): every kernel
+    reads the block through :attr:`pos`, :attr:`totals`, :attr:`from_top`,
+    :attr:`pairs` and :attr:`confusion`, which both forms give.
+    """
 
     def __init__(
         self,
-        tables: npt.NDArray[Any],
+        tables: npt.NDArray[Any] | None,
         scores: FloatArray | None,
         split: int | None,
         losses: FloatArray | None = None,
-        below: tuple[npt.NDArray[Any], npt.NDArray[Any]] | None = None,
     ) -> None:
-        self.neg, self.pos = tables[:, 0, :], tables[:, 1, :]
+        if tables is not None:
+            self.neg, self.pos = tables[:, 0, :], tables[:, 1, :]
         self.tables, self.scores, self.split = tables, scores, split
         #: (B, 2) summed log loss and squared error of each resample, when the columns are
         #: merged (:class:`CellLayout`) and the scores alone no longer give them
         self.losses = losses
         self._cache: dict[str, Any] = {}
-        if below is not None:  # (B, G + 1) positive and negative weight below each column
-            pos, neg = below  # and in all (last): the sums below need no cumulative sum
-            p, n = pos[:, -1], neg[:, -1]
-            self._cache["totals"] = (p, n)
-            self._cache["from_top"] = (
-                (p[:, None] - pos[:, :-1])[:, ::-1],
-                (n[:, None] - neg[:, :-1])[:, ::-1],
-            )
+        self._lazy: dict[str, Callable[[], Any]] = {}  # how a form computes a sum, on first use
+
+    @classmethod
+    def at_positives(
+        cls,
+        below: tuple[npt.NDArray[Any], npt.NDArray[Any]],
+        pos: npt.NDArray[Any],
+        totals: tuple[npt.NDArray[Any], npt.NDArray[Any]],
+        cut: tuple[npt.NDArray[Any], npt.NDArray[Any]] | None,
+        losses: FloatArray | None,
+        ties: tuple[IntArray, npt.NDArray[Any]] | None = None,
+    ) -> BlockTables:
+        r"""A block from its cumulative weights at each score that a positive holds, highest first.
+
+        ``below`` = (positive, all) weight of the rows below each such score and
+        ``pos`` the positive weight at it, shape (B, M); ``totals`` = (positive,
+        all) weight, ``cut`` the (positive, all) weight below the score cut,
+        shape (B,); ``ties`` = (columns, (B, k) negative weight at those
+        scores), for the scores that negatives share (None: no such score).
+        Scores that only negatives hold need no column: they add nothing to the
+        AUC's and AP's sums, and KS is largest at a positive's score (or 0).
+        With :math:`P^<_j, A^<_j` below score j: the (TP, FP) from the top are
+        :math:`(P - P^<_j,\ A - A^<_j - (P - P^<_j))` and the AUC's pairs
+        :math:`\sum_j P_j (N - \mathrm{FP}_j + N_j/2) = P N - \sum_j P_j \mathrm{FP}_j + \sum_j P_j N_j / 2`,
+        N = A - P (sums of integers: exact in ``float64`` below :math:`2^{53}`).
+        """
+        out = cls(None, None, None, losses)
+        (pos_lo, all_lo), (p, a) = below, totals
+        out.pos = pos[:, ::-1]  # ascending scores, as the tables' rows
+        tp = p[:, None] - pos_lo
+        fp = a[:, None] - all_lo
+        fp -= tp
+        n = a - p
+        out._cache["totals"] = (p, n)
+        out._cache["from_top"] = (tp, fp)
+
+        def pairs() -> FloatArray:
+            weights = pos.astype(np.float64)
+            area: FloatArray = p * n.astype(np.float64)
+            area -= np.einsum("ij,ij->i", weights, fp.astype(np.float64))
+            if ties is not None:
+                columns, neg = ties
+                area += np.einsum("ij,ij->i", weights[:, columns], neg.astype(np.float64)) / 2
+            return area
+
+        out._lazy["pairs"] = pairs
+        if cut is not None:
+            fn, below_cut = cut
+            tn = below_cut - fn
+            out._cache["confusion"] = (tn, n - tn, fn, p - fn)
+        return out
 
     def _get(self, key: str, make: Callable[[], Any]) -> Any:
         if key not in self._cache:
-            self._cache[key] = make()
+            self._cache[key] = self._lazy.pop(key, make)()
         return self._cache[key]
 
     @property
@@ -106,6 +155,11 @@ class BlockTables:
                 np.cumsum(self.neg[:, ::-1], axis=1),
             ),
         )
+
+    @property
+    def pairs(self) -> FloatArray:
+        r"""The AUC's numerator :math:`\sum_g P_g (N_{<g} + N_g/2)` of each resample."""
+        return self._get("pairs", lambda: half_pairs(self.neg, self.pos))  # type: ignore[no-any-return]
 
     @property
     def confusion(self) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
@@ -133,7 +187,13 @@ def _one_class(b: BlockTables, values: FloatArray) -> FloatArray:
 
 
 def _auc(b: BlockTables) -> FloatArray:
-    return b._get("auc", lambda: auc_from_cell_counts(b.tables))  # type: ignore[no-any-return]
+    def make() -> FloatArray:  # as auc_from_cell_counts: nan with one class
+        pos, neg = b.totals
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out: FloatArray = b.pairs / (pos * neg.astype(np.float64))
+        return out
+
+    return b._get("auc", make)  # type: ignore[no-any-return]
 
 
 def _ap(b: BlockTables) -> FloatArray:
@@ -305,12 +365,12 @@ def score_cells(positive: BoolArray, s: FloatArray) -> tuple[IntArray, int, Floa
     """Each row's cell code ``y G + g`` (as :func:`~scorekit.stats._bootstrap.auc_cells`), G and the distinct scores, ascending.
 
     Exact decimal scores (a CTR model's rounded output) are ranked by one
-    ``bincount`` of their integer codes, with no sort; other scores by ``numpy.unique``.
+    ``bincount`` of their integer codes, with no sort; other scores by one
+    sort (:func:`~scorekit.classification._sortkeys.unique_inverse`: two threads).
     """
     dc = decimal_codes(s)
     if dc is None:
-        uniq, g = np.unique(s, return_inverse=True)
-        g = g.astype(np.int64).ravel()
+        uniq, g = unique_inverse(s)
     else:
         present = np.bincount(dc.codes, minlength=dc.size) > 0
         g = np.take(np.cumsum(present, dtype=np.int64) - 1, dc.codes)
