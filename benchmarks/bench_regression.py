@@ -4,11 +4,12 @@ The five moment metrics (mae, mse, rmse, r2, explained variance), unweighted and
 weighted, at 1M and 10M rows (``--big`` adds 100M where memory allows), with the
 time per row, the ratio to scikit-learn and the issue-14 target (>= 1.5x); then
 MAPE, three outputs and R² at a 1e9 offset at the largest size. scorekit sums
-exactly (squares by Ozaki slices and exact dot products, weighted products by
-Dekker's error-free product, then an exact accumulator: fixed-grid extraction
-levels with an exponent-bucket fallback; large inputs in parts on the cores), so
-chunked, streamed and one-shot values are bit-identical and correctly rounded;
-that costs passes over the data that scikit-learn's rounded sums do not make.
+exactly (scorekit._blocksums: compiled passes that cut each value into slices on
+a per-block grid so that every product and partial sum is exact, weighted
+products split by an FMA; the halves of large inputs on two threads; blocks it
+cannot slice through the NumPy exact accumulator), so chunked, streamed and
+one-shot values are bit-identical and correctly rounded. The compiled code is
+loaded (or compiled) before timing.
 
     python benchmarks/bench_regression.py --sizes 1000000,10000000 [--big]
 """
