@@ -168,3 +168,17 @@ def test_state_sums_are_exact(seed, spread, n, k, weights):
     for name, values in want.items():
         assert [as_fraction(v) for v in getattr(state, name)] == values, name
     np.testing.assert_array_equal(state.max_abs_err, np.abs(y - p).max(axis=0))
+
+
+@pytest.mark.parametrize("need", [("sse",), ("sape",), ("max_abs_err",), ("m2_true",), FIELDS])
+def test_weight_total_whatever_is_asked_and_when_every_residual_is_zero(need):
+    # Σw comes with the first weighted pass; a block whose residuals are all 0 is
+    # still weighed, and so is a state whose statistics need no weighted pass.
+    rng = np.random.default_rng(11)
+    n = 2 * BLOCK + 5
+    y = rng.normal(size=(n, 1))
+    w = rng.random(n) * 10.0 ** rng.integers(-5, 6, n)
+    state = _moments_from_chunk(y, y.copy(), w, need)
+    assert as_fraction(state.weight) == sum(map(Fraction, w.tolist()))
+    if "sse" in need:
+        assert state.sse == (0,)

@@ -17,7 +17,7 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
-from ._blocksums import _PIECE, _RANGE, BLOCK, FLAG, TOP, W_FLAG, W_TOP
+from ._blocksums import _PIECE, _RANGE, BLOCK, FLAG, TOP, W_FLAG, W_TOP, W_W
 
 __all__ = ["blocks", "weighted_blocks"]
 
@@ -247,11 +247,14 @@ def add_cross(m: int, f: Any, g: Any, acc: Any) -> None:
 
 
 @njit(nogil=True, cache=True)
-def weighted_blocks(w: Any, a: Any, b: Any, want_sums: bool, want_sq: bool, out: Any) -> None:
+def weighted_blocks(
+    w: Any, a: Any, b: Any, want_w: bool, want_sums: bool, want_sq: bool, out: Any
+) -> None:
     """Per block: Σ slices of ``zh`` and ``zl`` (plain and signed by x), and Σ zh·x, Σ zl·x.
 
     Columns: 0:8 ``zh``'s slice sums and signed sums, 8:16 ``zl``'s, 16:32 the products
-    of ``zh``'s slices with x's, 32:48 ``zl``'s; then max |x| and the flag (W_TOP, W_FLAG).
+    of ``zh``'s slices with x's, 32:48 ``zl``'s, 48:52 Σw's slices (``want_w``); then max |x|
+    and the flag (W_TOP, W_FLAG).
     """
     n = a.shape[0]
     qx = np.empty((5, _PIECE))
@@ -259,7 +262,7 @@ def weighted_blocks(w: Any, a: Any, b: Any, want_sums: bool, want_sq: bool, out:
     ql = np.empty((5, _PIECE))
     zh = np.empty(_PIECE)
     zl = np.empty(_PIECE)
-    acc = np.empty(W_TOP)
+    acc = np.empty(W_TOP + 4)  # the last four: Σw's signed sums, not used
     for blk in range(out.shape[0]):
         lo = blk * BLOCK
         hi = min(n, lo + BLOCK)
@@ -268,7 +271,10 @@ def weighted_blocks(w: Any, a: Any, b: Any, want_sums: bool, want_sq: bool, out:
         tw = top_weight(w[lo:hi])
         top, zero = block_top(a, b, lo, hi)
         o[W_TOP] = top
-        if zero or (tw == 0.0 and all_zero(w[lo:hi], None)):
+        if tw == 0.0 and all_zero(w[lo:hi], None):
+            continue
+        if zero:  # every x is 0: only Σw (if asked for) is not, and the caller adds it
+            o[W_FLAG] = 1.0 if want_w else 0.0
             continue
         # zh <= tw·top·(1 + 2**-52) and |zl| <= 2**-53·|zh|; the products must not underflow
         bound = tw * top * (1.0 + 2.0**-50)
@@ -277,11 +283,15 @@ def weighted_blocks(w: Any, a: Any, b: Any, want_sums: bool, want_sq: bool, out:
             continue
         ex = math.frexp(top)[1]
         eh = math.frexp(bound)[1]
+        ew = math.frexp(tw)[1]
         acc[:] = 0.0
         rest = 0.0
         for start in range(lo, hi, _PIECE):
             stop = min(hi, start + _PIECE)
             m = stop - start
+            if want_w:
+                rest += slice_piece(w[start:stop], None, ew, qx)
+                add_sums(w[start:stop], None, qx, acc[W_W:])
             if b is None:
                 products(w[start:stop], a[start:stop], None, zh, zl)
             else:
@@ -305,4 +315,4 @@ def weighted_blocks(w: Any, a: Any, b: Any, want_sums: bool, want_sq: bool, out:
         if rest != 0.0:
             o[W_FLAG] = 1.0
             continue
-        o[:W_TOP] = acc
+        o[:W_TOP] = acc[:W_TOP]

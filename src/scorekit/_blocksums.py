@@ -59,8 +59,8 @@ _PIECE = 512
 SUM, ABS, SQ, TOP, FLAG = 0, 4, 8, 18, 19
 WIDTH = 20
 #: Columns of a weighted block result (:func:`weighted_block_sums`).
-W_SUM_H, W_ABS_H, W_SUM_L, W_ABS_L, W_SQ, W_TOP, W_FLAG = 0, 4, 8, 12, 16, 48, 49
-W_WIDTH = 50
+W_SUM_H, W_ABS_H, W_SUM_L, W_ABS_L, W_SQ, W_W, W_TOP, W_FLAG = 0, 4, 8, 12, 16, 48, 52, 53
+W_WIDTH = 54
 #: The squares' products that appear twice in (q0 + q1 + q2 + q3)².
 CROSS = np.array([0, 1, 1, 1, 0, 1, 1, 0, 1, 0], dtype=bool)
 #: Block maxima whose slice products neither underflow nor overflow.
@@ -95,7 +95,7 @@ def _self_check(kernel: Callable[..., None], weighted: Callable[..., None]) -> N
     out = np.empty((1, WIDTH))
     kernel(a, b, True, True, out)
     wout = np.empty((1, W_WIDTH))
-    weighted(w, a, b, True, True, wout)
+    weighted(w, a, b, True, True, True, wout)
     x = [Fraction(float(v)) for v in a - b]
     wx = [Fraction(float(v)) * e for v, e in zip(np.asarray(w).tolist(), x, strict=True)]
     o = [Fraction(float(v)) for v in out[0]]
@@ -109,7 +109,8 @@ def _self_check(kernel: Callable[..., None], weighted: Callable[..., None]) -> N
         and wout[0, W_FLAG] == 0
         and sum(ow[W_SUM_H : W_SUM_H + 4] + ow[W_SUM_L : W_SUM_L + 4]) == sum(wx)
         and sum(ow[W_ABS_H : W_ABS_H + 4] + ow[W_ABS_L : W_ABS_L + 4]) == sum(map(abs, wx))
-        and sum(ow[W_SQ:W_TOP]) == sum(v * e for v, e in zip(wx, x, strict=True))
+        and sum(ow[W_SQ:W_W]) == sum(v * e for v, e in zip(wx, x, strict=True))
+        and sum(ow[W_W:W_TOP]) == sum(map(Fraction, np.asarray(w).tolist()))
     )
     if not ok:  # pragma: no cover - a compiler that reassociates the slicing
         raise RuntimeError("scorekit's compiled exact sums failed their self-check")
@@ -148,8 +149,9 @@ def weighted_block_sums(
     *,
     sums: bool = True,
     squares: bool = True,
+    weights: bool = False,
 ) -> FloatArray:
-    """Per-block exact Σw·x, Σw·|x| and Σw·x² of ``x = a − b``, shape (blocks, W_WIDTH).
+    """Per-block exact Σw·x, Σw·|x|, Σw·x² of ``x = a − b`` (and Σw), shape (blocks, W_WIDTH).
 
     ``w`` are weights (>= 0, finite). Each row's ``w·x`` is split exactly into
     ``zh + zl`` (``zh = fl(w·x)``, ``zl`` its rounding error, by an FMA), and
@@ -157,17 +159,18 @@ def weighted_block_sums(
     block's grids make every product exact, as in :func:`block_sums`. Columns
     ``W_SUM_H:W_SUM_H+4`` and ``W_SUM_L:W_SUM_L+4`` add up to Σw·x,
     ``W_ABS_H``/``W_ABS_L`` likewise to Σw·|x| (zero unless ``sums``),
-    ``W_SQ:W_TOP`` to Σw·x² (zero unless ``squares``); ``W_TOP`` is the
+    ``W_SQ:W_W`` to Σw·x² (zero unless ``squares``), ``W_W:W_TOP`` to Σw
+    (zero unless ``weights``); ``W_TOP`` is the
     block's max |x| and a row with ``W_FLAG`` set holds no sums (extreme
     magnitudes, an underflowing product, bits below the slices, NaN/inf).
 
     >>> out = weighted_block_sums(np.array([2.0, 0.5]), np.array([3.0, 1.5]), np.array([1.0, 2.0]))
     >>> float(out[0, W_SUM_H:W_SUM_H + 4].sum() + out[0, W_SUM_L:W_SUM_L + 4].sum())  # 2·2 − 0.25
     3.75
-    >>> float(out[0, W_SQ:W_TOP].sum())  # 2·2² + 0.5·0.5²
+    >>> float(out[0, W_SQ:W_W].sum())  # 2·2² + 0.5·0.5²
     8.125
     """
     weighted = (_KERNELS or _kernels())[1]
     out = np.empty(((a.shape[0] + BLOCK - 1) // BLOCK, W_WIDTH))
-    weighted(w, a, b, sums, squares, out)
+    weighted(w, a, b, weights, sums, squares, out)
     return out

@@ -51,6 +51,7 @@ from .._blocksums import (
     W_SUM_H,
     W_SUM_L,
     W_TOP,
+    W_W,
     block_sums,
     weighted_block_sums,
 )
@@ -241,10 +242,10 @@ def _block_sums(
     max_abs_err = np.zeros(k)
     # |y| > 1e154 gives y² = inf (and inf − inf in the split), as in scikit-learn
     with np.errstate(over="ignore", invalid="ignore"):
-        if w is not None:
-            _add_blocks(acc, w, None, len(slot), None, None)
-        for j in range(k):  # compiled passes per column and stream
-            _compiled_sums(acc, slot, sums, need, y[:, j], p[:, j], w, j, max_abs_err)
+        for j in range(k):  # compiled passes per column and stream (Σw with the first)
+            weighed = _compiled_sums(acc, slot, sums, need, y[:, j], p[:, j], w, j, max_abs_err)
+            if w is not None and j == 0 and not weighed:  # no weighted pass: Σw alone
+                _add_blocks(acc, w, None, len(slot), None, None)
         if "sape" in sums:  # Σw·|e| / max(|y|, eps): one float division per row, then exact
             _add_sape(acc, slot, y, p, w)
     return _state(acc, slot, sums, n, k, w, max_abs_err)
@@ -305,17 +306,22 @@ def _compiled_sums(
     w: FloatArray | None,
     j: int,
     max_abs_err: FloatArray,
-) -> None:
+) -> bool:
     """Add column ``j``'s Σw·y, Σw·y², Σw·e, Σw·e², Σw·|e| and max |e| (those asked for).
+
+    With weights, column 0's first pass adds Σw too (to the last slot); returns
+    whether a pass ran.
 
     One compiled pass per stream (:mod:`scorekit._blocksums`; ``w = 1``
     without weights); its exact block sums go into ``acc``, and a block it
     flags (extreme range, bits beyond its slices, NaN/inf) is summed by the
     NumPy path (:class:`ExactSums`, Dekker's product) instead.
     """
-    add = _add_blocks if w is None else partial(_add_weighted_blocks, w=w)
+    weight = len(slot) if j == 0 else None  # Σw, in the last slot, with column 0's first pass
+    add = _add_blocks if w is None else partial(_add_weighted_blocks, w=w, weight=weight)
     if "sum_true" in sums:
         add(acc, yj, None, slot["sum_true", j], None, slot["sumsq_true", j])
+        add = _add_blocks if w is None else partial(_add_weighted_blocks, w=w, weight=None)
     errors = "sum_err" in sums or "sse" in sums
     if errors or "sae" in sums or "max_abs_err" in need:
         top = add(
@@ -327,6 +333,8 @@ def _compiled_sums(
             slot["sse", j] if "sse" in sums else None,
         )
         max_abs_err[j] = max(max_abs_err[j], top)
+        return True
+    return "sum_true" in sums
 
 
 def _add_blocks(
@@ -371,10 +379,19 @@ def _add_weighted_blocks(
     square: int | None,
     *,
     w: FloatArray,
+    weight: int | None,
 ) -> float:
-    """:func:`_add_blocks` with weights: Σw·x, Σw·|x|, Σw·x² of ``x = a − b``; max |x|."""
+    """:func:`_add_blocks` with weights: Σw·x, Σw·|x|, Σw·x² of ``x = a − b`` (Σw in ``weight``).
+
+    Returns max |x|.
+    """
     out = weighted_block_sums(
-        w, a, b, sums=total is not None or absolute is not None, squares=square is not None
+        w,
+        a,
+        b,
+        sums=total is not None or absolute is not None,
+        squares=square is not None,
+        weights=weight is not None,
     )
     flagged = out[:, W_FLAG] != 0
     ok = out[~flagged]
@@ -385,7 +402,9 @@ def _add_weighted_blocks(
         acc.add(absolute, ok[:, W_ABS_H : W_ABS_H + 4].ravel())
         acc.add(absolute, ok[:, W_ABS_L : W_ABS_L + 4].ravel())
     if square is not None:
-        acc.add(square, ok[:, W_SQ:W_TOP].ravel())
+        acc.add(square, ok[:, W_SQ:W_W].ravel())
+    if weight is not None:
+        acc.add(weight, ok[:, W_W:W_TOP].ravel())
     blocks = np.flatnonzero(flagged).tolist()
     if blocks:
         scratch = np.empty((len(_SCRATCH), BLOCK))
@@ -396,6 +415,8 @@ def _add_weighted_blocks(
         buf = {name: scratch[i, : x.shape[0]] for i, name in enumerate(_SCRATCH)}
         wb = np.ascontiguousarray(w[rows])
         split(wb, (buf["wh"], buf["wl"]))
+        if weight is not None:
+            acc.add(weight, wb)
         if total is not None or square is not None:
             _add_weighted(acc, total, wb, x, square, buf)
         if absolute is not None:
