@@ -23,10 +23,15 @@ distinct (query, document) of the union, in query order, one column per run.
 When the keys lead with the query code (the usual layout) the merge's order is
 already by query, so it is kept as the documents' order: no reordering, a
 pair's query is read from its key, and the ids (gathered once per pair for the
-check, kept when they are one word) are the only column read at random. The
-(documents x runs) matrices are built when a method first reads them, and
-the large passes (the merge, split at a query; the id checks; the scatters)
-run in two halves on two threads.
+check, the first pair's kept as the document's) are the only column read at
+random; one chunked pass finds the documents and keeps their columns, written
+over buffers the merge no longer reads (fresh memory costs page faults as
+large as the arithmetic here). Sums over the runs (RRF's terms) are then added
+along the merge, document by document (``np.bincount``, run order), with no
+(documents x runs) matrix; the matrices other methods read are built when a
+method first reads them. The large passes (the merge, split at a query; the
+id checks; the sums; the scatters) run in two halves on two threads, in
+chunks whose temporaries stay small.
 """
 
 from __future__ import annotations
@@ -123,8 +128,9 @@ def stack(runs: list[Run]) -> Stacked:
 class Aligned:
     """One row per distinct (query, document) of the union, one column per run.
 
-    ``present`` and ``pos`` are built on first use (a method that reads only
-    scores never pays for the ranks).
+    ``present``, ``pos`` and ``cell`` are built on first use (a method that
+    reads only scores never pays for the ranks; RRF, summed along the merge,
+    builds none of them).
     """
 
     queries: AnyArray
@@ -194,8 +200,9 @@ class Aligned:
         out = np.empty(g, np.float64)
 
         def part(lo: int, hi: int) -> None:
-            for a in range(lo, hi, _CHUNK // 4):  # documents at a time; pairs stay few
-                b = min(a + _CHUNK // 4, hi)
+            step = max(1, _CHUNK // 4)  # documents at a time; their pairs stay few
+            for a in range(lo, hi, step):
+                b = min(a + step, hi)
                 sa = int(starts[a])
                 sb = int(starts[b]) if b < g else rows.size
                 local = np.repeat(np.arange(b - a), self.count[a:b])
@@ -388,6 +395,20 @@ def _resort_collisions(
     same[inner] = (query[a] == query[b]) & (ws[a] == ws[b]).all(axis=1)
 
 
+def _stacked_ids(runs: list[Run], offsets: IntArray, width: int) -> AnyArray:
+    """The runs' document ids end to end, ``S{width}`` (a new array); two threads copy halves."""
+    out = np.empty(int(offsets[-1]), f"S{width}")
+
+    def part(lo: int, hi: int) -> None:  # stacked rows lo..hi-1
+        for i, r in enumerate(runs):
+            a, b = max(lo, int(offsets[i])), min(hi, int(offsets[i + 1]))
+            if a < b:
+                out[a:b] = r._coded.doc[a - offsets[i] : b - offsets[i]]
+
+    _halves(part, out.size)
+    return out
+
+
 def _groups(hashes: U64, rows: IntArray, doc: AnyArray) -> tuple[IntArray, U64, U64] | None:
     """The documents of a merge in its order: the first position, key and id words of each.
 
@@ -449,18 +470,18 @@ def align(runs: list[Run], st: Stacked) -> Aligned:
     width = max(8, *(r._coded.doc.dtype.itemsize for r in runs))
     hashes, rows, lead = _merge(runs, st, width)
     small = np.int32 if st.queries.size < 1 << 31 else np.int64
-    doc = np.concatenate([r._coded.doc.astype(f"S{width}", copy=False) for r in runs])
+    doc = _stacked_ids(runs, st.offsets, width)
     found = _groups(hashes, rows, doc) if lead is not None else None
     if found is not None and lead is not None:  # the usual case: no collision to re-sort
         del hashes
-        starts, key, ids = found
+        first_at, key, ids = found
         del found
         if lead:
             np.right_shift(key, np.uint64(lead), out=key)
         else:
             key[:] = 0
         gq: IntArray = key.view(np.int64)
-        count: IntArray = np.diff(starts, append=rows.size)
+        count: IntArray = np.diff(first_at, append=rows.size)
         cand = np.bincount(gq, minlength=st.queries.size)
         return Aligned(
             queries=st.queries,
@@ -473,7 +494,7 @@ def align(runs: list[Run], st: Stacked) -> Aligned:
             count=count,
             stacked=st,
             by_hash=True,
-            starts=starts,
+            starts=first_at,
         )
     same_hash = hashes[1:] == hashes[:-1]
     same, kept = _same_docs(rows, same_hash, doc)
@@ -502,8 +523,9 @@ def align(runs: list[Run], st: Stacked) -> Aligned:
         first = rows[new]
         ids = _gather(doc, first) if kept is None else kept[new][:, None]
         rank: IntArray | None = None
-        starts: IntArray | None = np.flatnonzero(new)
-        count = np.diff(starts, append=rows.size)
+        begins = np.flatnonzero(new)
+        starts: IntArray | None = begins
+        count = np.diff(begins, append=rows.size)
         cell = np.cumsum(new, dtype=np.int64)
         cell -= 1
     else:

@@ -1,10 +1,11 @@
 """The fused run: the aligned documents in rank order, built without re-validating them.
 
 The documents come from :func:`._align.align`: distinct (query, document)
-pairs, grouped by query. Ranking them is one sort per query, done at once as
-an ``argsort`` along the rows of a (queries x longest list) matrix padded
-with +inf (many short sorts instead of one global one; two threads take half
-the queries each, NumPy releasing the GIL). When the lists are so uneven that
+pairs, grouped by query. Ranking them is one sort per query, done a block of
+queries at a time as an ``argsort`` along the rows of a small (queries x
+longest list) matrix padded with +inf (many short sorts instead of one global
+one, no large temporary; two threads take half the queries each, NumPy
+releasing the GIL). When the lists are so uneven that
 the padding would cost more than it saves, the global order of
 :func:`~scorekit.ranking._order.rank_order` is used instead. Either way
 ``rank_order`` then checks the order in one pass and puts tied scores by
@@ -27,7 +28,7 @@ from ..ranking._data import Run, _Coded, _starts
 from ..ranking._docindex import doc_index, layout, pair_keys
 from ..ranking._ids import U64
 from ..ranking._order import apply_order, rank_order
-from ._align import Aligned, _gather, run_two
+from ._align import Aligned, run_two
 
 __all__: list[str] = []
 
@@ -120,15 +121,20 @@ def fused_run(al: Aligned, fused: FloatArray, tag: str) -> Run:
     perm = np.arange(g, dtype=np.int64) if first is None else first
     # the per-query order keeps the queries' blocks: its query column is the aligned one
     q = al.query if first is not None else al.query[perm]
-    s, d = np.take(fused, perm), _gather(al.doc, perm).view(al.doc.dtype).reshape(-1)
+    s, d = np.take(fused, perm), np.take(al.doc, perm)
     order = rank_order(q, s, d)
     q, s, d = apply_order(order, q, s, d, owned=True)
     if order.perm is not None:
         perm = perm[order.perm]
     row_of = np.empty(g, np.int64)  # aligned document -> its row in the fused run
-    for a in range(0, g, _CHUNK):  # small ranges of row numbers, not one of every row
-        b = min(a + _CHUNK, g)
-        row_of[perm[a:b]] = np.arange(a, b, dtype=np.int64)
+
+    def invert(lo: int, hi: int) -> None:  # whole queries: their rows map among themselves
+        for a in range(lo, hi, _CHUNK):  # small ranges of row numbers, not one of every row
+            b = min(a + _CHUNK, hi)
+            row_of[perm[a:b]] = np.arange(a, b, dtype=np.int64)
+
+    mid = int(np.searchsorted(al.query, al.query[g // 2])) if g else 0
+    run_two(lambda: invert(0, mid), lambda: invert(mid, g), g)
     if order.pos.size:  # tied documents moved: row pos now holds the one from row src
         row_of[perm[order.src]] = order.pos
     starts = _starts(q, n_queries)
