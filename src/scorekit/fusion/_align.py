@@ -436,14 +436,11 @@ def _groups(hashes: U64, rows: IntArray, doc: AnyArray) -> tuple[IntArray, U64, 
             if (same != same_key).any():
                 clash.append(True)
                 return
-            keep = ~same  # position a + 1 + i starts a document
-            out.append(
-                (
-                    np.flatnonzero(keep) + (a + 1),
-                    hashes[a + 1 : b + 1][keep],
-                    w[1:][keep],
-                )
-            )
+            # positions a + 1 + i that start a document (indices, then gathers: several
+            # times faster than boolean masks)
+            at = np.flatnonzero(~same)
+            at += 1
+            out.append((at + a, np.take(hashes[a:], at), np.take(w, at, axis=0)))
 
     _halves(part, n - 1)
     if clash:

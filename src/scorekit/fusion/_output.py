@@ -72,9 +72,9 @@ def by_query_order(query: IntArray, score: FloatArray, n_queries: int) -> IntArr
             cell += np.arange(r1 - r0, dtype=np.int64)  # query * w + place in the query
             mat.reshape(-1)[cell] = -score[r0:r1]
             order = np.argsort(mat, axis=1)
-            keep = order < c[:, None]
             order += starts[a:b, None]
-            out[r0:r1] = order[keep]
+            keep = np.flatnonzero(order < (starts[a:b] + c)[:, None])  # not the padding
+            np.take(order, keep, out=out[r0:r1])
 
     half = n_queries // 2
     if g >= THREADS_FROM and half > 0:
