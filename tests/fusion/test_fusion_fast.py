@@ -146,3 +146,51 @@ def test_fused_run_evaluates_like_a_rebuilt_run():
     got = sk.evaluate(qrels, fused, measures).mean()
     want = sk.evaluate(qrels, rebuilt, measures).mean()
     assert got == want
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("missing_query", [0.0, 0.4])
+def test_sums_along_the_merge_equal_the_column_sums(monkeypatch, seed, missing_query):
+    # RRF adds each document's terms along the merge (np.bincount); the (G, m) matrix's
+    # column sums, run by run from 0.0, are the reference: the same bits. Chunks of 4
+    # pairs and two threads forced, so chunk and half boundaries fall inside queries.
+    from scorekit.fusion import _align
+    from scorekit.fusion._methods import _sum_scores
+
+    monkeypatch.setattr(_align, "_CHUNK", 4)
+    monkeypatch.setattr(_align, "_TWO_FROM", 0)
+    monkeypatch.setattr(_align.os, "cpu_count", lambda: 2)
+    runs = _runs(seed, n_queries=9, pool=15, missing_query=missing_query)
+    st = stack(runs)
+    al = align(runs, st)
+    assert al.starts is not None
+    rng = np.random.default_rng(seed)
+    values = rng.random(int(st.offsets[-1])) * 10.0 ** rng.integers(-8, 8, int(st.offsets[-1]))
+    assert np.array_equal(al.group_sum(values), _sum_scores(al.dense(values)))
+    table = 1.0 / (60.0 + np.arange(1.0, 20.0))
+    by_rank = np.where(al.pos >= 0, table[np.maximum(al.pos, 0)], 0.0)
+    assert np.array_equal(al.rank_sum(table), _sum_scores(by_rank))
+    # the merge's documents and their cells, against the brute-force alignment
+    assert _alignment(al) == _expected_alignment(runs)
+    assert np.array_equal(al.count, al.present.sum(axis=1))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_small_chunks_and_blocks_fuse_like_large_ones(monkeypatch, seed):
+    # the merge's keys written, the documents found and the per-query sorts run in
+    # chunks / blocks; tiny ones (many per query) give the same fused runs
+    from scorekit.fusion import _align
+
+    dicts = random_runs(seed, n_queries=9, pool=14, levels=2)
+    methods = [("rrf", None), ("mnz", "min-max"), ("bordafuse", None)]
+    want = {
+        mn: sk.fuse([sk.Run.from_dict(r) for r in dicts], method=mn[0], norm=mn[1])
+        for mn in methods
+    }
+    monkeypatch.setattr(_align, "_CHUNK", 3)
+    monkeypatch.setattr(_output, "_CHUNK", 5)
+    monkeypatch.setattr(_output, "_BLOCK_CELLS", 1)
+    monkeypatch.setattr(_output, "THREADS_FROM", 0)
+    for (m, n), expected in want.items():
+        got = sk.fuse([sk.Run.from_dict(r) for r in dicts], method=m, norm=n)
+        _same_run(got, expected)

@@ -23,10 +23,15 @@ distinct (query, document) of the union, in query order, one column per run.
 When the keys lead with the query code (the usual layout) the merge's order is
 already by query, so it is kept as the documents' order: no reordering, a
 pair's query is read from its key, and the ids (gathered once per pair for the
-check, kept when they are one word) are the only column read at random. The
-(documents x runs) matrices are built when a method first reads them, and
-the large passes (the merge, split at a query; the id checks; the scatters)
-run in two halves on two threads.
+check, the first pair's kept as the document's) are the only column read at
+random; one chunked pass finds the documents and keeps their columns, written
+over buffers the merge no longer reads (fresh memory costs page faults as
+large as the arithmetic here). Sums over the runs (RRF's terms) are then added
+along the merge, document by document (``np.bincount``, run order), with no
+(documents x runs) matrix; the matrices other methods read are built when a
+method first reads them. The large passes (the merge, split at a query; the
+id checks; the sums; the scatters) run in two halves on two threads, in
+chunks whose temporaries stay small.
 """
 
 from __future__ import annotations
@@ -123,8 +128,9 @@ def stack(runs: list[Run]) -> Stacked:
 class Aligned:
     """One row per distinct (query, document) of the union, one column per run.
 
-    ``present`` and ``pos`` are built on first use (a method that reads only
-    scores never pays for the ranks).
+    ``present``, ``pos`` and ``cell`` are built on first use (a method that
+    reads only scores never pays for the ranks; RRF, summed along the merge,
+    builds none of them).
     """
 
     queries: AnyArray
@@ -132,12 +138,79 @@ class Aligned:
     doc: AnyArray  # (G,) document ids
     candidates: IntArray  # (G,) number of distinct documents of the query over all runs
     run_lengths: IntArray  # (m, n_queries)
-    cell: IntArray  # per pair of the merge: its flat cell in the (G, m) matrices
     row: IntArray  # per pair of the merge: its stacked row
     order: IntArray | None  # the documents (their index here) in hash order; None: the identity
     count: IntArray  # (G,) runs retrieving the document
     stacked: Stacked = field(repr=False)
     by_hash: bool = False  # the documents are in (query, hash) order: hash_order is the identity
+    # per pair of the merge: its flat cell in the (G, m) matrices (None: built from ``starts``)
+    cells: IntArray | None = field(default=None, repr=False)
+    # (G,) first merge position of each document when the documents are in merge order
+    starts: IntArray | None = field(default=None, repr=False)
+
+    @cached_property
+    def cell(self) -> IntArray:
+        """Per pair of the merge: its flat cell in the (G, m) matrices."""
+        if self.cells is not None:
+            return self.cells
+        m = self.run_lengths.shape[0]
+        out: IntArray = np.repeat(np.arange(0, self.query.size * m, m, dtype=np.int64), self.count)
+        _add_run(out, self.stacked.offsets, self.row)  # the run of each pair
+        return out
+
+    def group_sum(self, values: FloatArray) -> FloatArray | None:
+        """(G,) per document: the sum of per-stacked-row ``values`` over its runs, left to right.
+
+        The sums of the (G, m) matrix of ``values`` (0 where absent) read
+        along the merge, whose pairs are grouped by document in run order:
+        ``np.bincount`` adds each group's values in that order, starting from
+        0.0, as the column sums do (the same bits). None when the documents
+        are not in merge order (the mixed key layout).
+        """
+        return self._pair_sum(lambda rows, _: np.take(values, rows))
+
+    def rank_sum(self, table: FloatArray) -> FloatArray | None:
+        """(G,) per document: the sum of ``table[0-based rank]`` over its runs, left to right.
+
+        :meth:`group_sum` of the rows' ``table[rank]``, each pair's rank read
+        from its stacked row and the first row of its (run, query) list (a
+        small table): no per-row array of every rank is built.
+        """
+        st, nq = self.stacked, self.queries.size
+        first = np.zeros(len(st.qmaps) * nq, np.int64)  # stacked row of each list's first
+        first[np.concatenate([q + i * nq for i, q in enumerate(st.qmaps)])] = st.seg_starts
+
+        def value(rows: IntArray, doc: IntArray) -> FloatArray:
+            at = np.take(self.query, doc)  # the list's place in ``first``: run * nq + query
+            if st.offsets.size > 5:
+                at += np.searchsorted(st.offsets[1:], rows, side="right") * nq
+            for start in st.offsets[1:-1].tolist() if st.offsets.size <= 5 else []:
+                np.add(at, nq, out=at, where=rows >= start)
+            rank = rows - np.take(first, at)
+            out: FloatArray = np.take(table, rank)
+            return out
+
+        return self._pair_sum(value)
+
+    def _pair_sum(self, value: Callable[[IntArray, IntArray], FloatArray]) -> FloatArray | None:
+        """(G,) sums of ``value(rows, document)`` over each document's pairs, in merge order."""
+        if self.starts is None:
+            return None
+        g, starts, rows = self.query.size, self.starts, self.row
+        out = np.empty(g, np.float64)
+
+        def part(lo: int, hi: int) -> None:
+            step = max(1, _CHUNK // 4)  # documents at a time; their pairs stay few
+            for a in range(lo, hi, step):
+                b = min(a + step, hi)
+                sa = int(starts[a])
+                sb = int(starts[b]) if b < g else rows.size
+                local = np.repeat(np.arange(b - a), self.count[a:b])
+                v = value(rows[sa:sb], local + a)
+                out[a:b] = np.bincount(local, weights=v, minlength=b - a)
+
+        _halves(part, g)
+        return out
 
     @property
     def hash_order(self) -> IntArray:
@@ -211,34 +284,45 @@ def _merge(runs: list[Run], st: Stacked, width: int) -> tuple[U64, IntArray, int
     n_rows = max(len(r) for r in runs)  # one key layout for every run
     bits = max(1, int(total - 1).bit_length())
     low = np.uint64((1 << bits) - 1)
-    parts = []
-    for i, r in enumerate(runs):
-        keys = _run_keys(r, st.qmaps[i], st.queries.size, width, n_rows)
-        own = np.uint64((1 << max(1, int(len(r) - 1).bit_length())) - 1)
-        row = (keys & own) + np.uint64(st.offsets[i])
-        parts.append((keys & ~low) | row)
+    keys = [_run_keys(r, st.qmaps[i], st.queries.size, width, n_rows) for i, r in enumerate(runs)]
     qb, _, grouped = layout(st.queries.size, n_rows)
     lead = 64 - bits - qb if grouped and qb + bits < 64 else None
     merged = np.empty(total, np.uint64)
     # timsort: the parts are sorted runs, merged in one pass; keys leading with the
     # query split at a query into two independent merges (two threads)
-    cuts = [0] * len(parts)
+    cuts = [0] * len(keys)
     if lead is not None and qb:
         top = np.uint64((st.queries.size // 2) << (64 - qb))
-        cuts = [int(np.searchsorted(p, top)) for p in parts]
+        cuts = [int(np.searchsorted(k, top)) for k in keys]
     mid = sum(cuts)
 
+    def put(i: int, lo: int, hi: int, at: int) -> None:
+        """Run i's keys lo..hi-1 with the stacked row in their low bits, into ``merged[at:]``."""
+        own = np.uint64((1 << max(1, int(len(runs[i]) - 1).bit_length())) - 1)
+        for a in range(lo, hi, _CHUNK):  # chunks: small temporaries
+            b = min(a + _CHUNK, hi)
+            out = merged[at + a - lo : at + b - lo]
+            row = np.bitwise_and(keys[i][a:b], own)
+            row += np.uint64(st.offsets[i])
+            np.bitwise_and(keys[i][a:b], ~low, out=out)
+            out |= row
+
     def lower() -> None:
-        if mid:
-            np.concatenate([p[:c] for p, c in zip(parts, cuts, strict=True)], out=merged[:mid])
-            merged[:mid].sort(kind="stable")
+        at = 0
+        for i, c in enumerate(cuts):
+            put(i, 0, c, at)
+            at += c
+        merged[:mid].sort(kind="stable")
 
     def upper() -> None:
-        np.concatenate([p[c:] for p, c in zip(parts, cuts, strict=True)], out=merged[mid:])
+        at = mid
+        for i, c in enumerate(cuts):
+            put(i, c, keys[i].size, at)
+            at += keys[i].size - c
         merged[mid:].sort(kind="stable")
 
     run_two(lower, upper, total)
-    parts.clear()  # free the per-run keys
+    keys.clear()  # free the rebuilt keys
     rows = np.empty(total, np.int64)
     np.bitwise_and(merged, low, out=rows.view(np.uint64))
     np.right_shift(merged, np.uint64(bits), out=merged)
@@ -311,6 +395,67 @@ def _resort_collisions(
     same[inner] = (query[a] == query[b]) & (ws[a] == ws[b]).all(axis=1)
 
 
+def _stacked_ids(runs: list[Run], offsets: IntArray, width: int) -> AnyArray:
+    """The runs' document ids end to end, ``S{width}`` (a new array); two threads copy halves."""
+    out = np.empty(int(offsets[-1]), f"S{width}")
+
+    def part(lo: int, hi: int) -> None:  # stacked rows lo..hi-1
+        for i, r in enumerate(runs):
+            a, b = max(lo, int(offsets[i])), min(hi, int(offsets[i + 1]))
+            if a < b:
+                out[a:b] = r._coded.doc[a - offsets[i] : b - offsets[i]]
+
+    _halves(part, out.size)
+    return out
+
+
+def _groups(hashes: U64, rows: IntArray, doc: AnyArray) -> tuple[IntArray, U64, U64] | None:
+    """The documents of a merge in its order: the first position, key and id words of each.
+
+    One pass in chunks (two halves on two threads): each pair is compared
+    with the next on the key and, where the keys agree, on the id words
+    (gathered once per pair); the first pair of every document is kept, its
+    id words among them (no second gather). Only the kept columns are
+    allocated in full. None when a block of equal keys holds two documents
+    (a hash collision, rare: the caller re-sorts it exactly). ``hashes`` and
+    ``doc`` (owned by the caller, not a run's) are overwritten.
+    """
+    n = rows.size
+    done: dict[int, list[tuple[IntArray, U64, U64]]] = {}
+    clash: list[bool] = []
+
+    def part(lo: int, hi: int) -> None:  # merge positions lo..hi-1 against their successor
+        out = done.setdefault(lo, [])
+        for a in range(lo, hi, _CHUNK):
+            b = min(a + _CHUNK, hi)
+            same_key = hashes[a + 1 : b + 1] == hashes[a:b]
+            w = _gather(doc, rows[a : b + 1])
+            same = same_key.copy()
+            for j in range(w.shape[1]):
+                same &= w[1:, j] == w[:-1, j]
+            if (same != same_key).any():
+                clash.append(True)
+                return
+            # positions a + 1 + i that start a document (indices, then gathers: several
+            # times faster than boolean masks)
+            at = np.flatnonzero(~same)
+            at += 1
+            out.append((at + a, np.take(hashes[a:], at), np.take(w, at, axis=0)))
+
+    _halves(part, n - 1)
+    if clash:
+        return None
+    head = (np.zeros(1, np.int64), hashes[:1].copy(), _gather(doc, rows[:1]))
+    chunks = [head] + [c for k in sorted(done) for c in done[k]]
+    g = sum(c[0].size for c in chunks)
+    starts = np.concatenate([c[0] for c in chunks])
+    # the kept keys and ids overwrite the front of the merge's keys and of the stacked ids
+    # (both read no more): memory already in use, not fresh pages
+    key = np.concatenate([c[1] for c in chunks], out=hashes[:g])
+    ids = np.concatenate([c[2] for c in chunks], out=words(doc)[:g])
+    return starts, key, ids
+
+
 def align(runs: list[Run], st: Stacked) -> Aligned:
     """Group the stacked rows by (query, document); groups ordered by query code.
 
@@ -322,7 +467,32 @@ def align(runs: list[Run], st: Stacked) -> Aligned:
     width = max(8, *(r._coded.doc.dtype.itemsize for r in runs))
     hashes, rows, lead = _merge(runs, st, width)
     small = np.int32 if st.queries.size < 1 << 31 else np.int64
-    doc = np.concatenate([r._coded.doc.astype(f"S{width}", copy=False) for r in runs])
+    doc = _stacked_ids(runs, st.offsets, width)
+    found = _groups(hashes, rows, doc) if lead is not None else None
+    if found is not None and lead is not None:  # the usual case: no collision to re-sort
+        del hashes
+        first_at, key, ids = found
+        del found
+        if lead:
+            np.right_shift(key, np.uint64(lead), out=key)
+        else:
+            key[:] = 0
+        gq: IntArray = key.view(np.int64)
+        count: IntArray = np.diff(first_at, append=rows.size)
+        cand = np.bincount(gq, minlength=st.queries.size)
+        return Aligned(
+            queries=st.queries,
+            query=gq,
+            doc=ids.view(doc.dtype).reshape(-1),
+            candidates=np.repeat(cand, cand),  # gq is sorted
+            run_lengths=st.run_lengths,
+            row=rows,
+            order=None,
+            count=count,
+            stacked=st,
+            by_hash=True,
+            starts=first_at,
+        )
     same_hash = hashes[1:] == hashes[:-1]
     same, kept = _same_docs(rows, same_hash, doc)
 
@@ -350,7 +520,9 @@ def align(runs: list[Run], st: Stacked) -> Aligned:
         first = rows[new]
         ids = _gather(doc, first) if kept is None else kept[new][:, None]
         rank: IntArray | None = None
-        count = np.diff(np.append(np.flatnonzero(new), rows.size))
+        begins = np.flatnonzero(new)
+        starts: IntArray | None = begins
+        count = np.diff(begins, append=rows.size)
         cell = np.cumsum(new, dtype=np.int64)
         cell -= 1
     else:
@@ -369,6 +541,7 @@ def align(runs: list[Run], st: Stacked) -> Aligned:
         ids = _gather(doc, first)
         gq = query[first].astype(np.int64)
         cell = rank[np.cumsum(new) - 1]
+        starts = None
     del new, kept
     cell *= m
     _add_run(cell, st.offsets, rows)  # the run of each pair
@@ -379,10 +552,11 @@ def align(runs: list[Run], st: Stacked) -> Aligned:
         doc=ids.view(doc.dtype).reshape(-1),
         candidates=np.repeat(cand, cand),  # gq is sorted
         run_lengths=st.run_lengths,
-        cell=cell,
         row=rows,
         order=rank,
         count=count,
         stacked=st,
         by_hash=lead is not None,
+        cells=cell,
+        starts=starts,
     )

@@ -16,7 +16,7 @@ from .._typing import BoolArray, FloatArray, IntArray
 from ..ranking._data import Qrels, Run
 from ..ranking._ids import desc_order_key
 from ._align import Aligned, Stacked, align, stack
-from ._methods import BY_NAME, METHODS, REQUIRED, Inputs, MethodDef
+from ._methods import BY_NAME, METHODS, REQUIRED, Inputs, MethodDef, _sum_scores
 from ._norm import ALIASES, NORMS, borda, normalize_rows
 from ._output import fused_run
 from ._train import train
@@ -285,22 +285,27 @@ class _Matrices:
             return np.full(self._al.query.size, float(self._al.run_lengths.shape[0]))
         return self._al.count.astype(np.float64)
 
-    def by_rank(self, f: Callable[[FloatArray], FloatArray]) -> FloatArray | None:
-        """(G, m) of ``f(0-based rank)`` in each run, 0 where absent (None under ``borda``).
+    def sum_by_rank(self, f: Callable[[FloatArray], FloatArray]) -> FloatArray | None:
+        """(G,) per document: the sum over the runs retrieving it of ``f(0-based rank)``.
 
-        ``f`` is evaluated once per stacked row, in the runs' own order, and
-        the values scattered: no (G, m) rank matrix is built.
+        None under ``borda``. ``f`` is evaluated once per rank, gathered per
+        stacked row in the runs' own order, and the rows summed along the
+        merge (:meth:`~._align.Aligned.group_sum`): no (G, m) matrix is built.
+        The runs are added left to right, as the column sums add them.
         """
         if self._norm == "borda":
             return None
         longest = int(self._st.seg_len.max()) if self._st.seg_len.size else 0
         table = f(np.arange(longest, dtype=np.float64))  # f of every rank, once
+        out = self._al.rank_sum(table)
+        if out is not None:
+            return out
         pos = self._st.positions()
         values = pos.view(np.float64)  # f(rank) written over the ranks, chunk by chunk
         for a in range(0, pos.size, 1 << 20):
             b = min(a + (1 << 20), pos.size)
             values[a:b] = np.take(table, pos[a:b])
-        return self._al.dense(values)
+        return _sum_scores(self._al.dense(values))
 
     @cached_property
     def score(self) -> FloatArray:

@@ -37,7 +37,7 @@ class Matrices(Protocol):
     def length(self) -> IntArray: ...  # the run's number of documents for the document's query
     @property
     def count(self) -> FloatArray: ...  # (G,) runs counted as retrieving the document
-    def by_rank(self, f: Callable[[FloatArray], FloatArray]) -> FloatArray | None: ...
+    def sum_by_rank(self, f: Callable[[FloatArray], FloatArray]) -> FloatArray | None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,9 +157,9 @@ def mixed(inp: Inputs) -> FloatArray:
 
 def rrf(inp: Inputs) -> FloatArray:
     k = float(inp.params["k"])
-    by_row = inp.data.by_rank(lambda pos: 1.0 / (k + pos + 1.0))
-    if by_row is not None:
-        return _sum_scores(by_row)
+    summed = inp.data.sum_by_rank(lambda pos: 1.0 / (k + pos + 1.0))
+    if summed is not None:
+        return summed
     return _sum(1.0 / (k + inp.pos + 1.0), inp.present)
 
 
