@@ -20,6 +20,7 @@ from ._conventions import Conventions
 from ._data import Qrels, Run, run_columns
 from ._evaluate import check_missing, ranked_state
 from ._ids import id_bytes
+from ._order import segments
 from ._state import RankedState, merge_states
 
 __all__: list[str] = []
@@ -67,11 +68,11 @@ def partition_state(
         return None
 
 
-def _segment_codes(query_ids: Any, lengths: IntArray) -> tuple[AnyArray, IntArray]:
-    """Sorted distinct ids of the segments, and the code of each row (segments of distinct ids)."""
+def _segment_codes(query_ids: Any, lengths: IntArray) -> tuple[AnyArray, IntArray, IntArray]:
+    """Sorted distinct ids of the segments (one per segment), the code of each segment and row."""
     queries, code = np.unique(id_bytes(query_ids, "query"), return_inverse=True)
     small = np.int32 if queries.size < 1 << 31 else np.int64
-    return queries, np.repeat(code.astype(small), lengths)
+    return queries, code, np.repeat(code.astype(small), lengths)
 
 
 def run_from_segments(
@@ -88,17 +89,24 @@ def run_from_segments(
     The ids of the segments are distinct (one segment per query, as a
     ``groupBy`` gives them), so the query of each row is coded from the few
     segment ids, never hashed row by row; documents and scores are checked and
-    converted as ``Run.from_arrays`` does, so the run is the same. ``positions``
-    (the rows' input order, ``ties="input_order"``) puts the rows back in that
-    order first.
+    converted as ``Run.from_arrays`` does, so the run is the same. The segments
+    are put in query order first (each keeps its rows' order), so the ranking
+    sorts query after query, in cache; ``positions`` (the rows' input order,
+    ``ties="input_order"``) puts the rows back in that order instead.
 
     >>> run_from_segments(["q2", "q1"], np.array([1, 2]), ["c", "a", "b"], [1.0, 1.0, 2.0]).to_dict()
     {'q1': {'b': 2.0, 'a': 1.0}, 'q2': {'c': 1.0}}
     """
-    queries, code = _segment_codes(query_ids, lengths)
+    queries, seg_code, code = _segment_codes(query_ids, lengths)
     d, s = run_columns(code, doc, score)
     if positions is not None:
         order = np.argsort(positions, kind="stable")
+    elif (np.diff(seg_code) < 0).any():  # whole segments in query order (ranked in cache)
+        by_id = np.argsort(seg_code)
+        order = segments((np.cumsum(lengths) - lengths)[by_id], lengths[by_id])
+    else:
+        order = None
+    if order is not None:
         code, d, s = code[order], d[order], s[order]
     return Run._from_codes(queries, code, d, s, str(tag))
 
