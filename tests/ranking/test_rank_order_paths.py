@@ -79,3 +79,36 @@ def test_unsorted_run_is_ranked_like_trec_eval(
         assert ranked == _expected(q, d, values)
         inputs = run._input_positions()
         assert [d[i] for i in inputs.tolist()] == [doc for _, doc in ranked]
+
+
+@pytest.mark.parametrize("seed", range(25))
+def test_rows_grouped_by_query_are_sorted_query_chunk_by_chunk(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rows grouped by query in id order (as a groupBy gives them) sort in chunks of queries.
+
+    ``_SORT_CHUNK`` of 8 rows cuts even these small runs into many chunks; the
+    ranking is still trec_eval's, and the run equals the one built from the
+    same rows shuffled (one sort of every key).
+    """
+    from scorekit.ranking import _docindex
+
+    monkeypatch.setattr(_docindex, "_SORT_CHUNK", 8)
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 400))
+    q = sorted(f"q{v:02d}" for v in rng.integers(0, int(rng.integers(1, 30)), n).tolist())
+    d = [f"d{i}" for i in rng.permutation(n).tolist()]
+    s = np.where(np.isfinite(s := _scores(rng, n)), s, 1e300)
+    calls = []
+    monkeypatch.setattr(
+        _order, "sort_grouped", lambda *a: calls.append(a[1].size) or _docindex.sort_grouped(*a)
+    )
+    grouped = Run.from_arrays(q, d, s)
+    ranked = [(qid, doc) for qid, docs in grouped.to_dict().items() for doc in docs]
+    assert ranked == _expected(q, d, s)
+    in_order = all(q[i] != q[i + 1] or s[i] >= s[i + 1] for i in range(n - 1))
+    assert calls or in_order  # the chunked sort ran (unless no sort was needed)
+    shuffle = rng.permutation(n)
+    mixed = Run.from_arrays(np.array(q)[shuffle], np.array(d)[shuffle], s[shuffle])
+    assert mixed.to_dict() == grouped.to_dict()
+    assert list(mixed.to_dict()) == list(grouped.to_dict())

@@ -231,6 +231,7 @@ def test_integer_ids_text_equals_numpy_formatting():
     rng = np.random.default_rng(11)
     edges = [0, 1, -1, 9, 10, -10, 99, 100, 2**31, 2**32 - 1, 2**32, 10**9 - 1, 10**9]
     edges += [10**18, 10**18 - 1, -(10**18), 2**63 - 1, -(2**63), -(2**63) + 1]
+    edges += [9999, 10**4, -9999, -(10**4), 10**7, -(10**7) + 1, 10**8 - 1, 12345678, -1234567]
     values = np.concatenate(
         [
             np.array(edges, np.int64),
@@ -239,7 +240,9 @@ def test_integer_ids_text_equals_numpy_formatting():
             -rng.integers(0, 1000, 3000),
         ]
     )
-    for part in (values, values[np.abs(values) < 10**7], values[values >= 0]):
+    one_word = (values > -(10**7)) & (values < 10**8)  # every id fits in one 8-byte word
+    parts = [values, values[one_word], values[one_word & (values >= 0)], values[values >= 0]]
+    for part in [*parts, values[np.abs(values) < 10**4]]:
         got = decimal_bytes(part)
         assert got.tolist() == part.astype("S").tolist()
         width = max(len(str(v)) for v in part.tolist())

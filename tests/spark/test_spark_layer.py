@@ -27,6 +27,7 @@ pytest.importorskip("pyspark.sql", reason="pyspark is not installed (dev extra)"
 
 from scorekit import spark as sks  # noqa: E402
 from scorekit._errors import (  # noqa: E402
+    DuplicateDocumentError,
     EmptyInputError,
     LabelError,
     NegativeWeightError,
@@ -313,6 +314,72 @@ def test_ranking_accumulator_through_accumulate(spark):
     )
     expected = sk.evaluate(judged, sk.Run.from_frame(run), ["map"])
     assert acc.evaluate().mean() == expected.mean()
+
+
+def test_evaluate_grades_scores_and_ids_of_other_types(spark):
+    """Integer scores (ties everywhere), negative grades, long string ids, one doc per query.
+
+    The rows reach the workers as one list per query and column (``collect_list``);
+    the result is the one-shot evaluation's, to the bit.
+    """
+    rng = np.random.default_rng(12)
+    qrels, run = _ranking_frames(rng, False)
+    run["score"] = (run["score"] * 3).round().astype(np.int64)  # 4 distinct scores
+    run["doc"] = run["doc"].map(lambda d: f"clueweb12-{d}-0000-{len(d) * 7}").astype(object)
+    qrels["doc"] = qrels["doc"].map(lambda d: f"clueweb12-{d}-0000-{len(d) * 7}").astype(object)
+    qrels.loc[::5, "relevance"] = -2  # pooled, not judged
+    run = pd.concat([run, pd.DataFrame({"query": ["q99"], "doc": ["x"], "score": [1]})])
+    qrels = pd.concat([qrels, pd.DataFrame({"query": ["q99"], "doc": ["x"], "relevance": [1]})])
+    got = sks.evaluate(
+        chunked(spark, qrels, [len(qrels) // 2]),
+        chunked(spark, run, [0, len(run) // 3]),
+        MEASURES,
+        per_query=True,
+    )
+    expected = sk.evaluate(
+        sk.Qrels.from_frame(qrels), sk.Run.from_frame(run), MEASURES, per_query=True
+    )
+    assert got.per_query == expected.per_query
+    assert got.mean() == expected.mean()
+
+
+def test_evaluate_duplicates_raise_as_one_shot(spark):
+    qrels = pd.DataFrame({"query": ["q", "q"], "doc": ["a", "b"], "relevance": [1, 0]})
+    run = pd.DataFrame({"query": ["q", "q", "q"], "doc": ["a", "b", "a"], "score": [3.0, 2, 1]})
+    with pytest.raises(DuplicateDocumentError) as one_shot:
+        sk.evaluate(sk.Qrels.from_frame(qrels), sk.Run.from_frame(run), "map")
+    with pytest.raises(DuplicateDocumentError) as spark_err:
+        sks.evaluate(chunked(spark, qrels, []), chunked(spark, run, [1]), "map")
+    assert str(spark_err.value) == str(one_shot.value)
+    qrels2 = pd.concat([qrels, qrels.iloc[:1]])
+    run2 = run.iloc[:2]
+    with pytest.raises(DuplicateDocumentError) as one_shot:
+        sk.evaluate(sk.Qrels.from_frame(qrels2), sk.Run.from_frame(run2), "map")
+    with pytest.raises(DuplicateDocumentError) as spark_err:
+        sks.evaluate(chunked(spark, qrels2, [1]), chunked(spark, run2, []), "map")
+    assert str(spark_err.value) == str(one_shot.value)
+
+
+def test_evaluate_null_and_nan_in_any_column_name_it(spark):
+    """``collect_list`` drops nulls: a row null in every column is still caught (row counts)."""
+    qrels_schema = "query string, doc string, relevance int"
+    run_schema = "query string, doc string, score double"
+    good_q = [("q", "a", 1), ("q", "c", 0)]
+    good_r = [("q", "a", 1.0), ("q", "b", 0.5)]
+    cases = [
+        (good_q, [*good_r, ("q", None, None)], "run_df column 'doc' has 1 null"),
+        (good_q, [*good_r, ("q", "z", None), ("q", "y", None)], "run_df column 'score' has 2"),
+        (good_q, [*good_r, ("q", "z", float("nan"))], "run_df column 'score' has 1 NaN"),
+        (good_q, [*good_r, (None, "z", 1.0)], "run_df column 'query' has 1 null"),
+        ([*good_q, (None, "z", 1)], good_r, "qrels_df column 'query' has 1 null"),
+        ([*good_q, ("q", "z", None)], good_r, "qrels_df column 'relevance' has 1 null"),
+        ([*good_q, ("q", None, None)], good_r, "qrels_df column 'doc' has 1 null"),
+    ]
+    for qrels_rows, run_rows, message in cases:
+        qrels = spark.createDataFrame(qrels_rows, qrels_schema)
+        run = spark.createDataFrame(run_rows, run_schema)
+        with pytest.raises(NonFiniteError, match=message):
+            sks.evaluate(qrels, run, "map")
 
 
 def test_evaluate_no_common_query_raises(spark):

@@ -153,6 +153,17 @@ def _check_lengths(query: AnyArray, doc: AnyArray, value: AnyArray, what: str) -
     return n
 
 
+def run_columns(query: AnyArray, doc: ArrayLike, score: ArrayLike) -> tuple[AnyArray, FloatArray]:
+    """A run's document ids (padded bytes) and scores, checked; copies the run may own."""
+    d = _own(id_bytes(doc, "doc"), doc)
+    s = _own(scores_1d(score, "score"), score)
+    _check_lengths(query, d, s, "score")
+    if not np.isfinite(s).all():
+        bad = int((~np.isfinite(s)).sum())
+        raise NonFiniteError(f"score contains {bad} NaN or infinite values")
+    return d, s
+
+
 class _QueryTable:
     """What Run and Qrels share: integer-coded queries and documents (``_coded``)."""
 
@@ -224,12 +235,7 @@ class Run(_QueryTable):
         {'q1': {'b': 2.0, 'a': 1.0}}
         """
         q = id_bytes(query, "query")
-        d = _own(id_bytes(doc, "doc"), doc)
-        s = _own(scores_1d(score, "score"), score)
-        _check_lengths(q, d, s, "score")
-        if not np.isfinite(s).all():
-            bad = int((~np.isfinite(s)).sum())
-            raise NonFiniteError(f"score contains {bad} NaN or infinite values")
+        d, s = run_columns(q, doc, score)
         return cls._build(q, d, s, tag)
 
     @classmethod

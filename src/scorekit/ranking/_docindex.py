@@ -76,24 +76,32 @@ def _sort_chunks(keys: U64, bounds: list[int]) -> None:
 
 
 def _sort(keys: U64, starts: IntArray, grouped: bool) -> None:
-    """Sort ``keys`` in place: chunk by chunk of whole queries (``grouped``), else all at once.
+    """Sort ``keys`` in place: chunk by chunk of whole queries (``grouped``), else all at once."""
+    if grouped:
+        sort_grouped(keys, starts)
+    else:
+        sort_uint64(keys)  # two halves on two threads, then one merge
 
-    Two threads share the work above ``_PARALLEL`` keys when there are two CPUs.
+
+def sort_grouped(keys: U64, starts: IntArray) -> None:
+    """Sort keys whose query (row offsets ``starts``) leads: chunk by chunk of whole queries.
+
+    The keys of a query all lie between those of the queries before and after
+    it, so sorting each chunk of whole queries (about ``_SORT_CHUNK`` keys:
+    it stays in cache) sorts them all. Two threads share the work above
+    ``_PARALLEL`` keys when there are two CPUs.
     """
     n = keys.size
-    if grouped:
-        two = n >= _PARALLEL and (os.cpu_count() or 1) >= 2
-        at = np.searchsorted(starts, np.arange(0, n, _SORT_CHUNK))
-        bounds = np.unique(np.append(starts[at], n)).tolist()
-        if not two or len(bounds) < 3:
-            _sort_chunks(keys, bounds)
-            return
-        mid = int(np.searchsorted(bounds, n // 2))
-        halves = [bounds[: mid + 1], bounds[mid:]]
-        with ThreadPoolExecutor(2) as pool:
-            list(pool.map(lambda b: _sort_chunks(keys, b), halves))
+    two = n >= _PARALLEL and (os.cpu_count() or 1) >= 2
+    at = np.searchsorted(starts, np.arange(0, n, _SORT_CHUNK))
+    bounds = np.unique(np.append(starts[at], n)).tolist()
+    if not two or len(bounds) < 3:
+        _sort_chunks(keys, bounds)
         return
-    sort_uint64(keys)  # two halves on two threads, then one merge
+    mid = int(np.searchsorted(bounds, n // 2))
+    halves = [bounds[: mid + 1], bounds[mid:]]
+    with ThreadPoolExecutor(2) as pool:
+        list(pool.map(lambda b: _sort_chunks(keys, b), halves))
 
 
 def doc_index(

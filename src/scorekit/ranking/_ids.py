@@ -81,11 +81,10 @@ def decimal_bytes(values: IntArray) -> AnyArray:
 
     NumPy formats each integer through a Python object and always makes
     ``S21`` items (three 64-bit words per id once padded); here the digits
-    come from integer divisions by ten over the whole array, and the items
-    are as wide as the longest number, rounded up to 8 bytes (:func:`padded`):
-    ids of up to 8 characters are one word, built in a ``uint64`` whose
-    big-endian bytes are the text (two digits a pass from a table of the 100
-    digit pairs, the word then shifted left by the missing characters);
+    come from integer arithmetic over the whole array, and the items are as
+    wide as the longest number, rounded up to 8 bytes (:func:`padded`): ids
+    of up to 8 characters (the usual case) are one word, built in a
+    ``uint64`` whose big-endian bytes are the text (:func:`_one_word`);
     longer ones are written group by group of equal length and sign.
 
     >>> decimal_bytes(np.array([0, 7, -12, -(2**63)])).tolist()
@@ -94,6 +93,8 @@ def decimal_bytes(values: IntArray) -> AnyArray:
     x = np.asarray(values, dtype=np.int64)
     if x.size == 0:
         return np.zeros(0, "S8")
+    if int(x.min()) > -(10**7) and int(x.max()) < 10**8:  # every id has <= 8 characters
+        return _one_word(x)
     lowest = x == np.iinfo(np.int64).min  # |x| does not fit: written as -(2**63 - 1), then fixed
     mag = np.abs(np.where(lowest, x + 1, x))
     digits = np.searchsorted(_POW10, mag, side="right")
@@ -101,8 +102,6 @@ def decimal_bytes(values: IntArray) -> AnyArray:
     neg = x < 0
     length = digits + neg
     width = int(length.max())
-    if width <= 8:
-        return _one_word(mag.astype(np.uint32), digits, neg, length)
     out = np.zeros((x.size, -(-width // 8) * 8), np.uint8)
     key = digits * 2 + neg
     for k in np.flatnonzero(np.bincount(key)):
@@ -123,19 +122,41 @@ def decimal_bytes(values: IntArray) -> AnyArray:
     return out.view(f"S{out.shape[1]}").ravel()
 
 
-_PAIRS = np.array([(48 + v // 10) << 8 | (48 + v % 10) for v in range(100)], np.uint64)
+_d = np.arange(10_000, dtype=np.uint64)
+#: the text of 0 .. 9999 as four digits (leading zeros), big-endian in the low 32 bits
+_QUAD = (
+    (_d // 1000 + 48) << np.uint64(24)
+    | (_d // 100 % 10 + 48) << np.uint64(16)
+    | (_d // 10 % 10 + 48) << np.uint64(8)
+    | (_d % 10 + 48)
+)
+del _d
 
 
-def _one_word(m: AnyArray, digits: IntArray, neg: AnyArray, length: IntArray) -> AnyArray:
-    """Numbers of up to 8 characters as ``S8`` items: one ``uint64`` per id, read big-endian."""
-    word = np.zeros(m.size, np.uint64)
-    for k in range(0, int(digits.max()), 2):  # two digits a pass, as two text bytes
-        q = m // np.uint32(100)
-        word |= _PAIRS[m - q * np.uint32(100)] << np.uint64(8 * k)
-        m = q
-    word &= np.uint64(2**64 - 1) >> (64 - 8 * digits).astype(np.uint64)  # no leading zeros
-    word |= (neg * ord("-")).astype(np.uint64) << (8 * digits).astype(np.uint64)
-    word <<= (8 * (8 - length)).astype(np.uint64)  # the text starts at the first byte
+def _one_word(x: IntArray) -> AnyArray:
+    """Integers in (-10**7, 10**8) as ``S8`` items: one ``uint64`` per id, read big-endian.
+
+    The eight digits (leading zeros) come from two lookups of four-digit
+    groups; the word is then shifted left past the leading zeros (and a
+    minus sign written in front).
+    """
+    neg = x < 0
+    mag = np.abs(x)
+    high = mag // 10_000
+    word = _QUAD[mag - high * 10_000]
+    if high.any():
+        word |= _QUAD[high] << np.uint64(32)
+    length = np.ones(x.size, np.uint64)  # characters: digits, then the sign
+    for p in _POW10[1:8]:
+        length += mag >= p
+    if neg.any():
+        length += neg
+        word <<= np.uint64(8) * (np.uint64(8) - length)
+        sign = neg.astype(np.uint64) * np.uint64(0xFF << 56)  # a leading '0' there becomes '-'
+        word &= ~sign
+        word |= sign & np.uint64(ord("-") << 56)
+    else:
+        word <<= np.uint64(8) * (np.uint64(8) - length)
     out: AnyArray = word.astype(">u8").view("S8")
     return out
 

@@ -12,7 +12,9 @@ Speed: a run file is usually written query by query in rank order; that is
 checked in O(n) and only tied documents are then sorted. Otherwise the
 query code, the score (order-preserving bits) and the row number are packed
 in one 64-bit key and the keys are sorted as values (two halves on two
-threads; much cheaper than an argsort), the rows whose truncated scores
+threads; much cheaper than an argsort; when the rows are already grouped by
+query in code order, as a ``groupBy`` gives them, chunk by chunk of whole
+queries, each chunk small enough to sort in cache), the rows whose truncated scores
 collide are put in exact order, and the tied documents are sorted by id. When
 the score would keep fewer than 20 bits, one argsort of the scores (NumPy's
 SIMD sort) followed by a stable radix pass over the query codes orders
@@ -28,6 +30,7 @@ import numpy as np
 
 from .._typing import AnyArray, BoolArray, FloatArray, IntArray
 from ..classification._sortkeys import order_bits, sort_uint64
+from ._docindex import sort_grouped
 from ._ids import desc_order_key
 
 __all__: list[str] = []
@@ -128,7 +131,10 @@ def _packed_order(query: IntArray, score: FloatArray, doc: AnyArray) -> IntArray
     np.bitwise_or(key, np.arange(n, dtype=np.uint64), out=key)
     if qb:
         np.bitwise_or(key, query.astype(np.uint64) << np.uint64(64 - qb), out=key)
-    sort_uint64(key)
+    if _where_adjacent(lambda a, b: query[b] < query[a], n).size:
+        sort_uint64(key)
+    else:  # rows grouped by query in code order: the keys sorted chunk by chunk of whole queries
+        sort_grouped(key, np.searchsorted(query, np.arange(int(query[-1]) + 2)))
     rows = np.uint64((1 << rb) - 1)
     perm: IntArray = (key & rows).astype(np.int64)
     if shift:

@@ -2,22 +2,27 @@
 
 The run and the qrels rows are put in one frame (query and document ids as
 text, so an integer 7 and a string "7" meet, as in a TREC file; integers stay
-integers when both frames have them) and grouped by query in the JVM: each
-row becomes a struct (document, score, grade, kind: 0 a run row, 1 a qrels
-row), and ``collect_list`` gathers one list per query. The grouping is an
+integers when both frames have them), each row holding its frame's document
+id and value (score or grade) in that frame's columns and NULL in the other
+frame's, and grouped by query in the JVM: one ``collect_list`` per column
+(it skips the NULLs), and a ``count`` of each frame's rows (fewer values than
+rows: a null, raised naming the frame and column). The grouping is an
 aggregation, so Spark combines the rows of a query within each input
 partition before the shuffle (as MLlib's ``groupBy`` + ``collect_list`` input
 for ``RankingEvaluator``): the shuffle moves one row per query and input
 partition, not one per document, and no row is shuffled at all when the
 frames are already partitioned by query. Each partition then holds whole
-queries; its Arrow batches (a list column of structs: flattened, so columnar,
-no per-row Python) give the ranking engine's ``RankedState`` (the relevance
-code of each retrieved document in rank order and the judgment counts of its
-queries), sent back as JSON; the driver concatenates the states of the
-disjoint query sets in a balanced tree (``merge_states``) and computes the
-measures once, so per-query values and summaries (means, ``gm_map``, micro
-ratios) are those of :func:`scorekit.evaluate`. The driver holds one small
-integer per retrieved document.
+queries, one row each; the lists arrive as Arrow list columns of plain
+values, whose flat values are the rows query after query and whose lengths
+are the segments: the query of each row is coded from the few distinct query
+ids (``run_from_segments``), never hashed row by row, and there is no per-row
+Python. The ranking engine gives the partition's ``RankedState`` (the
+relevance code of each retrieved document in rank order and the judgment
+counts of its queries), sent back as JSON; the driver concatenates the states
+of the disjoint query sets in a balanced tree (``merge_states``) and computes
+the measures once, so per-query values and summaries (means, ``gm_map``,
+micro ratios) are those of :func:`scorekit.evaluate`. The driver holds one
+small integer per retrieved document.
 """
 
 from __future__ import annotations
@@ -34,19 +39,25 @@ from .._optional import require
 from ..ranking import RankingResult
 from ..ranking._conventions import Conventions
 from ..ranking._evaluate import compute
-from ..ranking._ids import id_bytes
 from ..ranking._options import EvalOptions
 from ..ranking._parse import parse_requests
-from ..ranking._partition import merge_all, partition_state
+from ..ranking._partition import (
+    merge_all,
+    partition_state,
+    qrels_from_segments,
+    run_from_segments,
+)
 from ..ranking._state import RankedState
 from ..stream._base import decode_array, encode_array
-from ._reduce import check_frame, collect_states, column, partitions
+from ._reduce import check_frame, collect_states, partitions, values
 
 __all__ = ["evaluate"]
 
-_KIND = "__scorekit_kind"  # 0: a run row, 1: a qrels row
-_POS = "__scorekit_input_position"
-_ROWS = "__scorekit_rows"  # the list of a query's rows (structs)
+_RUN, _QRELS = "__scorekit_run_", "__scorekit_qrels_"  # column prefixes of the two frames
+_DOC = "docs"  # a query's document ids (a list)
+_VALUE = "values"  # its scores or grades (a list)
+_POS = "positions"  # its rows' positions in run_df (a list; ties="input_order")
+_ROWS = "rows"  # how many rows it has (collect_list skips nulls: fewer values mean nulls)
 
 
 def _narrow(a: Any) -> Any:
@@ -83,6 +94,37 @@ def _decode_state(d: dict[str, Any]) -> RankedState:
     return RankedState(**fields)
 
 
+def _rows(table: Any, prefix: str) -> Any:
+    """Per query (row of the grouped frame), how many rows a frame has there (maybe 0)."""
+    return table.column(prefix + _ROWS).chunk(0).fill_null(0).to_numpy(zero_copy_only=False)
+
+
+def _side_rows(
+    table: Any, ids: Any, prefix: str, frame: str, labels: tuple[str, ...]
+) -> tuple[Any, Any, list[Any]] | None:
+    """One frame's rows in a partition: the ids of its queries, their row counts, the columns.
+
+    The list columns (``labels``: the frame's names of the document, value and
+    position columns) are flattened: the values of every row, query after
+    query (NumPy arrays, null and NaN checked). ``collect_list`` skips nulls,
+    so lists shorter than the query's row count had nulls: that raises,
+    naming the frame and the column. ``None`` when the frame has no row here.
+    """
+    rows = _rows(table, prefix)
+    if not rows.any():
+        return None
+    flat = []
+    for name, label in zip((_DOC, _VALUE, _POS), labels, strict=False):
+        lists = table.column(prefix + name).chunk(0)
+        lengths = lists.value_lengths().fill_null(0).to_numpy(zero_copy_only=False)
+        missing = int((rows - lengths).sum())
+        if missing:
+            raise NonFiniteError(f"{frame} column {label!r} has {missing} null values")
+        flat.append(values(lists.flatten(), f"{frame} column {label!r}", finite=True))
+    has = rows > 0
+    return ids[has], rows[has], flat
+
+
 def _state_of(
     batches: Iterator[Any],
     *,
@@ -90,51 +132,49 @@ def _state_of(
     ordered: bool,
     **options: Any,
 ) -> dict[str, Any] | None:
-    """The ranked state of one partition (whole queries: one list of rows each), JSON-safe."""
+    """The ranked state of one partition (whole queries, one row each: lists), JSON-safe."""
     pa = require("pyarrow", "spark")
     query, doc, score, relevance = columns
     table = pa.Table.from_batches(list(batches)).combine_chunks()
-    keys, lists = table.column(query).chunk(0), table.column(_ROWS).chunk(0)
-    rows = pa.RecordBatch.from_struct_array(lists.flatten())
-    lengths = lists.value_lengths().fill_null(0).to_numpy(zero_copy_only=False)
-    kind = column(rows, _KIND, finite=True)
-    is_run = kind == 0
+    keys = table.column(query).chunk(0)
     if keys.null_count:  # a null query id: name the frame it came from
-        null_rows = np.repeat(keys.is_null().to_numpy(zero_copy_only=False), lengths)
-        n_run = int(np.count_nonzero(null_rows & is_run))
-        which, bad = ("run_df", n_run) if n_run else ("qrels_df", int(null_rows.sum()) - n_run)
-        raise NonFiniteError(f"{which} column {query!r} has {bad} null values")
-    # the query id of each row: the ids of the (few) queries as bytes, repeated
-    qids = np.repeat(id_bytes(keys.to_numpy(zero_copy_only=False), query), lengths)
+        null = keys.is_null().to_numpy(zero_copy_only=False)
+        for prefix, frame in ((_RUN, "run_df"), (_QRELS, "qrels_df")):
+            bad = int(_rows(table, prefix)[null].sum())
+            if bad:
+                raise NonFiniteError(f"{frame} column {query!r} has {bad} null values")
+    ids = keys.to_numpy(zero_copy_only=False)
+    run_side = _side_rows(table, ids, _RUN, "run_df", (doc, score, _POS)[: 3 if ordered else 2])
+    qrels_side = _side_rows(table, ids, _QRELS, "qrels_df", (doc, relevance))
     run = qrels = None
-    if is_run.any():
-        b = rows.filter(pa.array(is_run))
-        q, d, s = (
-            qids[is_run],
-            column(b, doc, finite=True, frame="run_df"),
-            column(b, score, finite=True, frame="run_df"),
+    if run_side is not None:
+        q, n, (d, s, *pos) = run_side
+        run = partial(
+            run_from_segments, q, n, d, s, tag=options["tag"], positions=next(iter(pos), None)
         )
-        if ordered:  # ties="input_order": rows back in the frame's order
-            order = np.argsort(column(b, _POS, finite=True), kind="stable")
-            q, d, s = q[order], d[order], s[order]
-        run = (q, d, s)
-    if not is_run.all():
-        b = rows.filter(pa.array(~is_run))
-        d, r = (column(b, c, finite=True, frame="qrels_df") for c in (doc, relevance))
-        qrels = (qids[~is_run], d, r)
-    state = partition_state(run, qrels, **options)  # type: ignore[arg-type]
+    if qrels_side is not None:
+        q, n, (d, r) = qrels_side
+        qrels = partial(qrels_from_segments, q, n, d, r)
+    state = partition_state(run, qrels, **options)
     return None if state is None else _encode_state(state)
 
 
-def _id_column(frame: Any, name: str, which: str, text: bool) -> Any:
-    """The id column (as text when ``text``); floating-point ids raise, as in ``Run.from_arrays``."""
+def _quoted(name: str) -> str:
+    return "`" + name.replace("`", "``") + "`"
+
+
+def _id_column(frame: Any, name: str, which: str, text: bool) -> str:
+    """The id column as text when ``text`` (an SQL expression); floating-point ids raise.
+
+    As in ``Run.from_arrays``: ids are strings or integers.
+    """
     types = require("pyspark.sql.types", "spark")
     dtype = frame.schema[name].dataType
     if not isinstance(dtype, (types.StringType, types.IntegralType)):
         raise LabelError(
             f"{which} column {name!r} must hold strings or integers, got {dtype.simpleString()}"
         )
-    return (frame[name].cast("string") if text else frame[name].cast("long")).alias(name)
+    return f"CAST({_quoted(name)} AS {'STRING' if text else 'BIGINT'})"
 
 
 def _integral(name: str, *frames: Any) -> bool:
@@ -142,45 +182,53 @@ def _integral(name: str, *frames: Any) -> bool:
     return all(isinstance(f.schema[name].dataType, types.IntegralType) for f in frames)
 
 
+def _rows_of(
+    frame: Any,
+    which: str,
+    prefix: str,
+    cols: tuple[str, str, str],
+    text: tuple[bool, bool],
+    ordered: bool = False,
+) -> Any:
+    """One frame's rows: the query, its columns named with ``prefix``, a marker (the value 1)."""
+    query, doc, value = cols
+    return frame.selectExpr(
+        f"{_id_column(frame, query, which, text[0])} AS {_quoted(query)}",
+        f"{_id_column(frame, doc, which, text[1])} AS {prefix}{_DOC}",
+        f"{_quoted(value)} AS {prefix}{_VALUE}",
+        f"1 AS {prefix}{_ROWS}",
+        # the position in the frame, before any shuffle (ties="input_order")
+        *([f"monotonically_increasing_id() AS {prefix}{_POS}"] if ordered else []),
+    )
+
+
 def _grouped(
     qrels_df: Any, run_df: Any, columns: tuple[str, str, str, str], conv: Conventions
 ) -> Any:
-    """One row per query: the query id and the list of its run rows and qrels rows (structs).
+    """One row per query: the lists of its run rows' and qrels rows' values, and their counts.
 
-    An aggregation (``groupBy`` + ``collect_list``), so the rows of a query
-    are combined within each input partition before the shuffle; a frame
-    already partitioned by query is not shuffled.
+    The two frames are put in one (each row holds its frame's columns and
+    NULL in the other frame's) and grouped by query: an aggregation
+    (``groupBy`` + ``collect_list``, which skips the NULLs; ``count`` of a
+    frame's marker gives its number of rows), so the rows of a query are
+    combined within each input partition before the shuffle, and a frame
+    already partitioned by query is not shuffled. Written as SQL expressions:
+    each DataFrame call is a round trip to the JVM.
     """
     F = require("pyspark.sql.functions", "spark")
     query, doc, score, relevance = columns
     # integer ids stay integers (the engine writes them as decimal text); else all as text
-    text_q, text_d = (not _integral(c, run_df, qrels_df) for c in (query, doc))
-    score_t = run_df.schema[score].dataType
-    rel_t = qrels_df.schema[relevance].dataType
+    text = (not _integral(query, run_df, qrels_df), not _integral(doc, run_df, qrels_df))
     ordered = conv.ties == "input_order"
-    run_row = [
-        _id_column(run_df, doc, "run_df", text_d),
-        run_df[score].alias(score),
-        F.lit(None).cast(rel_t).alias(relevance),
-        F.lit(0).cast("byte").alias(_KIND),
-    ]
-    qrels_row = [
-        _id_column(qrels_df, doc, "qrels_df", text_d),
-        F.lit(None).cast(score_t).alias(score),
-        qrels_df[relevance].alias(relevance),
-        F.lit(1).cast("byte").alias(_KIND),
-    ]
-    if ordered:  # the position in run_df, before any shuffle
-        run_row.append(F.monotonically_increasing_id().alias(_POS))
-        qrels_row.append(F.lit(0).cast("long").alias(_POS))
-    run_side = run_df.select(
-        _id_column(run_df, query, "run_df", text_q), F.struct(*run_row).alias(_ROWS)
+    run = _rows_of(run_df, "run_df", _RUN, (query, doc, score), text, ordered)
+    qrels = _rows_of(qrels_df, "qrels_df", _QRELS, (query, doc, relevance), text)
+    both = run.unionByName(qrels, allowMissingColumns=True)
+    lists = [_RUN + _DOC, _RUN + _VALUE, _QRELS + _DOC, _QRELS + _VALUE]
+    lists += [_RUN + _POS] if ordered else []
+    return both.groupBy(query).agg(
+        *(F.expr(f"collect_list({c}) AS {c}") for c in lists),
+        *(F.expr(f"count({c}) AS {c}") for c in (_RUN + _ROWS, _QRELS + _ROWS)),
     )
-    qrels_side = qrels_df.select(
-        _id_column(qrels_df, query, "qrels_df", text_q), F.struct(*qrels_row).alias(_ROWS)
-    )
-    both = run_side.unionByName(qrels_side)
-    return both.groupBy(query).agg(F.collect_list(_ROWS).alias(_ROWS))
 
 
 def evaluate(

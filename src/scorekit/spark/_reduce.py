@@ -82,9 +82,13 @@ def column(batch: Any, name: str, *, finite: bool, frame: str = "") -> AnyArray:
 
     ``frame`` (``"run_df"``) prefixes the column's name in the message.
     """
-    pa = require("pyarrow", "spark")
-    col = batch.column(name)
     where = f"{frame} column {name!r}" if frame else f"column {name!r}"
+    return values(batch.column(name), where, finite=finite)
+
+
+def values(col: Any, where: str, *, finite: bool) -> AnyArray:
+    """An Arrow array as a NumPy array; raise naming it (``where``) if it has nulls (or NaN)."""
+    pa = require("pyarrow", "spark")
     if col.null_count:
         raise NonFiniteError(f"{where} has {col.null_count} null values")
     if pa.types.is_decimal(col.type):
