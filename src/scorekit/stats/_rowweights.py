@@ -67,7 +67,7 @@ __all__ = [
 #: Resamples per block (each block its own generator): 1,000 resamples are 20 blocks, 10 per thread.
 ROW_BLOCK = 50
 #: Rows per chunk (a multiple of 8): a block's chunk of random words, weights and sums stays in cache.
-ROW_CHUNK = 2048
+ROW_CHUNK = 4096
 #: Resamples whose sums the kernels read at once.
 _KERNEL_BLOCK = 2
 #: Every byte of a word times this: byte k of the product is the sum of bytes 0..k (no carry
