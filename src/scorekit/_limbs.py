@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from ._errors import StateError
-from ._threads import parallel_pool
+from ._threads import run_two
 from ._typing import AnyArray, FloatArray, IntArray
 
 __all__: list[str] = []
@@ -263,11 +263,10 @@ def _exponent_bin_sums(x: FloatArray, bins: IntArray, n_bins: int) -> SegmentSum
         accs = _grid_sums(x, bins, n_e, end, low < 0, _GRID_FLUSH)
     else:  # two halves on two threads; their accumulators (2**24 rows each at most) add exactly
         half = n // 2
-        other = parallel_pool().submit(
-            _grid_sums, x[half:], bins[half:], n_e, end, low < 0, _GRID_FLUSH // 2
+        mine, theirs = run_two(
+            lambda: _grid_sums(x[:half], bins[:half], n_e, end, low < 0, _GRID_FLUSH // 2),
+            lambda: _grid_sums(x[half:], bins[half:], n_e, end, low < 0, _GRID_FLUSH // 2),
         )
-        mine = _grid_sums(x[:half], bins[:half], n_e, end, low < 0, _GRID_FLUSH // 2)
-        theirs = other.result()
         k = min(len(mine), len(theirs))
         accs = [a + b for a, b in zip(mine[:k], theirs[:k], strict=True)] + mine[k:] + theirs[k:]
     parts = [acc[:, e_min:].reshape(-1) for acc in accs]

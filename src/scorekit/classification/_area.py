@@ -32,7 +32,7 @@ import numpy as np
 
 from .._errors import ParameterError
 from .._segments import segment_cumsum
-from .._threads import parallel_pool
+from .._threads import run_two
 from .._typing import FloatArray, IntArray
 
 __all__ = [
@@ -273,13 +273,15 @@ def segment_pair_fractions(
     cuts = np.searchsorted(offsets, np.arange(_BLOCK, int(offsets[-1]), _BLOCK), "right") - 1
     cuts = np.unique(np.r_[0, cuts[(cuts > 0) & (cuts < n_seg)], n_seg])
     runs = list(itertools.pairwise(cuts.tolist()))
-    half = len(runs) // 2 if len(runs) >= _PARALLEL_RUNS else 0
-    other = (
-        parallel_pool().submit(_runs_pair_fractions, a, b, offsets, runs[half:]) if half else None
-    )
-    parts = _runs_pair_fractions(a, b, offsets, runs[:half] if half else runs)
-    if other is not None:
-        parts += other.result()
+    if len(runs) >= _PARALLEL_RUNS:
+        half = len(runs) // 2
+        mine, theirs = run_two(
+            lambda: _runs_pair_fractions(a, b, offsets, runs[:half]),
+            lambda: _runs_pair_fractions(a, b, offsets, runs[half:]),
+        )
+        parts = mine + theirs
+    else:
+        parts = _runs_pair_fractions(a, b, offsets, runs)
     total_a, total_b, frac = (np.concatenate(p) for p in zip(*parts, strict=True))
     _check_totals(float(np.sum(total_a)), float(np.sum(total_b)))
     return total_a, total_b, frac

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._threads import parallel_pool
+from .._threads import run_two
 from .._typing import BoolArray, FloatArray, IntArray
 from ._curve_exact import ExactPart, exact_runs_split, whole_weights
 from ._sortkeys import UIntArray, order_bits
@@ -370,8 +370,7 @@ def weighted_entries(
     if len(groups) == 1:
         parts = [work(groups[0])]
     else:
-        other = parallel_pool().submit(work, groups[1])
-        parts = [work(groups[0]), other.result()]
+        parts = list(run_two(lambda: work(groups[0]), lambda: work(groups[1])))
     neg = key.view(np.float64)
     joined = _join(parts, plan)
     tied = joined[0]

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from .._threads import parallel_pool
+from .._threads import run_two
 from .._typing import AnyArray, BoolArray, FloatArray, IntArray
 
 __all__ = [
@@ -88,9 +88,7 @@ def sort_uint64(keys: UIntArray) -> None:
         keys.sort()
         return
     half = keys.size // 2
-    other = parallel_pool().submit(keys[half:].sort)
-    keys[:half].sort()
-    other.result()
+    run_two(keys[:half].sort, keys[half:].sort)
     keys.sort(kind="stable")
 
 
@@ -109,8 +107,8 @@ def unique_inverse(s: FloatArray) -> tuple[FloatArray, IntArray]:
         uniq, rank = np.unique(s, return_inverse=True)
         return uniq + 0.0, rank.astype(np.int64).ravel()
     half = n // 2
-    other = parallel_pool().submit(np.argsort, s[half:])
-    order = np.concatenate([np.argsort(s[:half]), other.result() + half])
+    low, high = run_two(lambda: np.argsort(s[:half]), lambda: np.argsort(s[half:]))
+    order = np.concatenate([low, high + half])
     values = s[order]
     merge = np.argsort(values, kind="stable")
     order, values = order[merge], values[merge]

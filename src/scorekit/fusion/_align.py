@@ -43,7 +43,7 @@ from functools import cached_property
 
 import numpy as np
 
-from .._threads import parallel_pool
+from .._threads import run_two as both
 from .._typing import AnyArray, BoolArray, FloatArray, IntArray
 from ..ranking._data import Run, _starts
 from ..ranking._docindex import doc_index, layout
@@ -66,9 +66,7 @@ def run_two(first: Callable[[], None], second: Callable[[], None], size: int) ->
         first()
         second()
         return
-    other = parallel_pool().submit(second)
-    first()
-    other.result()
+    both(first, second)
 
 
 def _halves(fn: Callable[[int, int], None], n: int) -> None:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._threads import parallel_pool
+from .._threads import run_two as both
 from .._typing import FloatArray, IntArray
 from ..ranking._data import Run, _Coded, _starts
 from ..ranking._docindex import doc_index, layout, pair_keys
@@ -78,9 +78,7 @@ def by_query_order(query: IntArray, score: FloatArray, n_queries: int) -> IntArr
 
     half = n_queries // 2
     if g >= THREADS_FROM and half > 0:
-        other = parallel_pool().submit(part, half, n_queries)
-        part(0, half)
-        other.result()
+        both(lambda: part(0, half), lambda: part(half, n_queries))
     else:
         part(0, n_queries)
     return out
