@@ -477,19 +477,8 @@ def align(runs: list[Run], st: Stacked) -> Aligned:
             key[:] = 0
         gq: IntArray = key.view(np.int64)
         count: IntArray = np.diff(first_at, append=rows.size)
-        cand = np.bincount(gq, minlength=st.queries.size)
-        return Aligned(
-            queries=st.queries,
-            query=gq,
-            doc=ids.view(doc.dtype).reshape(-1),
-            candidates=np.repeat(cand, cand),  # gq is sorted
-            run_lengths=st.run_lengths,
-            row=rows,
-            order=None,
-            count=count,
-            stacked=st,
-            by_hash=True,
-            starts=first_at,
+        return _aligned(
+            st, gq, ids.view(doc.dtype).reshape(-1), rows, None, count, True, None, first_at
         )
     same_hash = hashes[1:] == hashes[:-1]
     same, kept = _same_docs(rows, same_hash, doc)
@@ -543,18 +532,34 @@ def align(runs: list[Run], st: Stacked) -> Aligned:
     del new, kept
     cell *= m
     _add_run(cell, st.offsets, rows)  # the run of each pair
+    docs = ids.view(doc.dtype).reshape(-1)
+    return _aligned(st, gq, docs, rows, rank, count, lead is not None, cell, starts)
+
+
+def _aligned(
+    st: Stacked,
+    gq: IntArray,
+    docs: AnyArray,
+    rows: IntArray,
+    order: IntArray | None,
+    count: IntArray,
+    by_hash: bool,
+    cells: IntArray | None,
+    starts: IntArray | None,
+) -> Aligned:
+    """The :class:`Aligned` of the documents found (``gq``: their query codes, sorted)."""
     cand = np.bincount(gq, minlength=st.queries.size)
     return Aligned(
         queries=st.queries,
         query=gq,
-        doc=ids.view(doc.dtype).reshape(-1),
-        candidates=np.repeat(cand, cand),  # gq is sorted
+        doc=docs,
+        candidates=np.repeat(cand, cand),
         run_lengths=st.run_lengths,
         row=rows,
-        order=rank,
+        order=order,
         count=count,
         stacked=st,
-        by_hash=lead is not None,
-        cells=cell,
+        by_hash=by_hash,
+        cells=cells,
         starts=starts,
     )
