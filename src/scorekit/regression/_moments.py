@@ -9,10 +9,11 @@ from a chunk of rows, :func:`_merge_moments` combines two, and the
 exactly these functions.
 
 Numerics. Every per-row quantity (``e = y − ŷ``, ``|e|``, ``|e| / max(|y|,
-eps)``) is one float64 operation per row, and every sum is exact
-(:mod:`scorekit._exactsum`: products such as w·y through Dekker's error-free
-product, unweighted squares by Ozaki slices and exact dot products, sums into
-Python integers). Merging is
+eps)``) is one float64 operation per row, and every sum is exact: compiled
+passes (:mod:`scorekit._blocksums`: Ozaki slices on a per-block grid, w·x split
+by an FMA) give exact block sums, and the blocks they cannot slice go through
+:mod:`scorekit._exactsum` (Dekker's error-free product, exponent buckets); the
+totals are Python integers. Merging is
 integer addition, so however rows are chunked and merged, the state and every
 metric are bit-identical to the one-shot value, for any weights. Second
 moments are formed at the end in exact rational arithmetic,
