@@ -6,10 +6,12 @@
    positive with probability equal to the score. MLlib's
    ``BinaryClassificationEvaluator`` (areaUnderROC, areaUnderPR; it bins the
    scores into ``numBins=1000`` and computes the PR area by trapezoids) beside
-   ``scorekit.spark.roc_auc`` / ``average_precision`` (exact) and the one-pass
-   ``scorekit.spark.metrics(["roc_auc", "average_precision"])``, and the
-   two with ``aggregate=True`` (equal (label, score) pairs counted in the JVM
-   first, so only the distinct pairs reach Python); the printed
+   ``scorekit.spark.roc_auc`` / ``average_precision`` (exact; by default,
+   without weights, equal (label, score) pairs are counted in the JVM and only
+   the distinct pairs reach Python, on the driver) and the one-pass
+   ``scorekit.spark.metrics(["roc_auc", "average_precision"])``; then, for
+   information, the two with ``aggregate=False`` (the path taken with
+   weights: a curve per partition in a Python worker); the printed
    ``|diff|`` is the difference of the values. Then the AUC again on
    ``--continuous-rows`` continuous scores, where MLlib's binning shows (every
    score is distinct there, so scorekit's exact state is as large as the rows). The exact values are checked
@@ -190,7 +192,7 @@ def main() -> None:
         # warm-up (JVM code paths, Python workers) on both sides
         roc.evaluate(df)
         sks.roc_auc(df, label="y", score="s")
-        sks.roc_auc(df, label="y", score="s", aggregate=True)
+        sks.roc_auc(df, label="y", score="s", aggregate=False)
         line(
             "roc_auc vs MLlib areaUnderROC",
             lambda: sks.roc_auc(df, label="y", score="s"),
@@ -206,18 +208,20 @@ def main() -> None:
             nb,
         )
         line(
-            "roc_auc(aggregate=True) vs MLlib",
-            lambda: sks.roc_auc(df, label="y", score="s", aggregate=True),
+            "roc_auc(aggregate=False: per-partition curves in Python) vs MLlib",
+            lambda: sks.roc_auc(df, label="y", score="s", aggregate=False),
             lambda: roc.evaluate(df),
             r,
             nb,
+            target=None,
         )
         line(
-            "AP(aggregate=True) vs areaUnderPR",
-            lambda: sks.average_precision(df, label="y", score="s", aggregate=True),
+            "AP(aggregate=False) vs areaUnderPR",
+            lambda: sks.average_precision(df, label="y", score="s", aggregate=False),
             lambda: pr.evaluate(df),
             r,
             nb,
+            target=None,
         )
         line(
             "metrics(roc_auc, AP) vs ROC+PR",
@@ -231,7 +235,7 @@ def main() -> None:
         if args.check:
             cols = df.toPandas()
             assert sks.roc_auc(df, label="y", score="s") == scorekit.roc_auc(cols.y, cols.s)
-            ap = sks.average_precision(df, label="y", score="s", aggregate=True)
+            ap = sks.average_precision(df, label="y", score="s", aggregate=False)
             assert ap == scorekit.average_precision(cols.y, cols.s)
             del cols
             print("exact values equal the one-shot scorekit values: yes")

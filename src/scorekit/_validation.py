@@ -354,15 +354,19 @@ def finite_rows(nan_policy: str, **named: AnyArray | None) -> BoolArray | None:
             )
         keep = ok if keep is None else keep & ok
     if keep is not None:
-        warnings.warn(
-            f"nan_policy='omit' dropped {int((~keep).sum())} of {keep.size} rows "
-            "with NaN or infinite values",
-            OmittedRowsWarning,
-            stacklevel=3,
-        )
-        if not keep.any():
-            raise EmptyInputError("every row has a NaN or infinite value; nothing is left to score")
+        omitted(int((~keep).sum()), keep.size, stacklevel=4)
     return keep
+
+
+def omitted(dropped: int, total: int, *, stacklevel: int = 3) -> None:
+    """Warn that ``nan_policy='omit'`` dropped ``dropped`` of ``total`` rows; raise if all."""
+    warnings.warn(
+        f"nan_policy='omit' dropped {dropped} of {total} rows with NaN or infinite values",
+        OmittedRowsWarning,
+        stacklevel=stacklevel,
+    )
+    if dropped == total:
+        raise EmptyInputError("every row has a NaN or infinite value; nothing is left to score")
 
 
 def take(keep: BoolArray | None, *arrays: AnyArray | None) -> tuple[Any, ...]:

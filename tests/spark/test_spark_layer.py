@@ -455,6 +455,45 @@ def test_nan_policy_omit_drops_nan_but_nulls_still_raise(holes):
         sks.roc_auc(holes["null_score"], label="y", score="s", nan_policy="omit")
 
 
+def test_counted_pairs_report_rows_not_pairs(spark):
+    # the default (no weights) counts (label, score) pairs in the JVM: a bad value
+    # repeated on three rows is one pair, and the message must still say 3 rows
+    base = [(0, 0.1), (1, 0.9), (0, 0.3), (1, 0.4)] * 3
+    schema = "y long, s double"
+    nan = spark.createDataFrame([*base, *[(1, math.nan)] * 3, (0, math.nan)], schema)
+    null = spark.createDataFrame([*base, *[(None, 0.5)] * 3], schema)
+    for aggregate in (None, True, False):
+        with pytest.raises(NonFiniteError, match="column 's' has 4 NaN or infinite values"):
+            sks.roc_auc(nan, label="y", score="s", aggregate=aggregate)
+        with pytest.raises(NonFiniteError, match="column 'y' has 3 null values"):
+            sks.average_precision(null, label="y", score="s", aggregate=aggregate)
+        # (the per-partition path warns per partition: of the partition's rows)
+        total = "" if aggregate is False else "16 rows"
+        with pytest.warns(sk.OmittedRowsWarning, match=f"dropped 4 of {total}"):
+            got = sks.roc_auc(nan, label="y", score="s", nan_policy="omit", aggregate=aggregate)
+        assert got == 1.0
+    only_nan = spark.createDataFrame([(1, math.nan), (0, math.nan)], schema)
+    with pytest.warns(sk.OmittedRowsWarning), pytest.raises(EmptyInputError):
+        sks.roc_auc(only_nan, label="y", score="s", nan_policy="omit")
+
+
+def test_default_counts_in_the_jvm_only_without_weights(frame, monkeypatch):
+    from scorekit.spark import _metrics
+
+    pdf, df = frame
+    ran = []
+    real = _metrics.reduce_frame
+    monkeypatch.setattr(_metrics, "reduce_frame", lambda *a, **k: ran.append(1) or real(*a, **k))
+    assert sks.roc_auc(df, label="y", score="s") == sk.roc_auc(pdf.y, pdf.s)
+    assert ran == []  # no Python worker: the pairs were counted in Spark
+    got = sks.roc_auc(df, label="y", score="s", sample_weight="w")
+    assert got == pytest.approx(sk.roc_auc(pdf.y, pdf.s, sample_weight=pdf.w), rel=1e-12)
+    assert ran == [1]
+    assert sks.roc_auc(df, label="y", score="s", aggregate=False) == sk.roc_auc(pdf.y, pdf.s)
+    with pytest.raises(ParameterError, match="True, False or None"):
+        sks.roc_auc(df, label="y", score="s", aggregate="yes")
+
+
 def test_null_in_run_names_the_frame(spark):
     qrels = spark.createDataFrame([("q", "a", 1)], ["query", "doc", "relevance"])
     run = spark.createDataFrame(

@@ -7,9 +7,12 @@ from collections.abc import Iterator, Sequence
 from functools import partial
 from typing import Any
 
+import numpy as np
+
 from .._catalog import get as metric_info
-from .._errors import ParameterError
+from .._errors import NonFiniteError, ParameterError
 from .._optional import require
+from .._validation import omitted
 from ..stream import BinaryCurve, MetricSet, RegressionMoments
 from ..stream._base import Accumulator
 from ..stream._set import REGRESSION_BUNDLE
@@ -21,6 +24,7 @@ from ._reduce import (
     column,
     gathered,
     reduce_frame,
+    values,
 )
 
 __all__ = ["accumulate", "average_precision", "metrics", "regression_metrics", "roc_auc"]
@@ -97,31 +101,51 @@ def _curve(
     sample_weight: str | None,
     pos_label: Any,
     nan_policy: str,
-    aggregate: bool,
+    aggregate: bool | None,
 ) -> BinaryCurve:
     params = {"pos_label": pos_label, "nan_policy": nan_policy}
+    if aggregate is None:  # the default: count pairs in the JVM unless there are weights
+        aggregate = sample_weight is None
     if not isinstance(aggregate, bool):
-        raise ParameterError(f"aggregate={aggregate!r} must be True or False")
-    if aggregate:
-        # equal (label, score) pairs counted in the JVM (a partial aggregation per
-        # partition, then a shuffle of the distinct pairs) and sent to the driver as
-        # Arrow, no Python worker: the curve is a function of the weight at each
-        # pair, so the value is the same
-        if sample_weight is not None:  # a sum would hide a null or negative weight
-            raise ParameterError("aggregate=True counts rows: it takes no sample_weight")
-        F = require("pyspark.sql.functions", "spark")
-        check_frame(df, [label, score])
-        acc = BinaryCurve(**params)
-        pairs = collect_arrow(df.groupBy(label, score).agg(F.count(F.lit(1)).alias(_COUNT)))
-        if pairs is not None:
-            finite = nan_policy == "raise"
-            y, s = column(pairs, label, finite=finite), column(pairs, score, finite=finite)
-            acc.update(y, s, sample_weight=column(pairs, _COUNT, finite=True))
+        raise ParameterError(f"aggregate={aggregate!r} must be True, False or None")
+    if not aggregate:
+        curve: BinaryCurve = reduce_frame(
+            df, BinaryCurve, params, [label, score], sample_weight, finite=nan_policy == "raise"
+        )
+        return curve
+    # equal (label, score) pairs counted in the JVM (a partial aggregation per
+    # partition, then a shuffle of the distinct pairs) and sent to the driver as
+    # Arrow, no Python worker: the curve is a function of the weight at each
+    # pair, so the value is the same
+    if sample_weight is not None:  # a sum would hide a null or negative weight
+        raise ParameterError("aggregate=True counts rows: it takes no sample_weight")
+    F = require("pyspark.sql.functions", "spark")
+    check_frame(df, [label, score])
+    acc = BinaryCurve(**params)
+    pairs = collect_arrow(df.groupBy(label, score).agg(F.count(F.lit(1)).alias(_COUNT)))
+    if pairs is None:
         return acc
-    curve: BinaryCurve = reduce_frame(
-        df, BinaryCurve, params, [label, score], sample_weight, finite=nan_policy == "raise"
-    )
-    return curve
+    counts = column(pairs, _COUNT, finite=True)
+    y, s = _counted(pairs, label, counts), _counted(pairs, score, counts)
+    if s.dtype.kind == "f":  # rows, not pairs, in the error or the warning
+        bad = ~np.isfinite(s)
+        if bad.any():
+            rows = int(counts[bad].sum())
+            if nan_policy == "raise":
+                raise NonFiniteError(f"column {score!r} has {rows} NaN or infinite values")
+            omitted(rows, int(counts.sum()))
+            y, s, counts = y[~bad], s[~bad], counts[~bad]
+    acc.update(y, s, sample_weight=counts)
+    return acc
+
+
+def _counted(pairs: Any, name: str, counts: Any) -> Any:
+    """A column of the counted pairs; a null raises with the number of rows it stands for."""
+    col = pairs.column(name)
+    if col.null_count:
+        rows = int(counts[col.is_null().to_numpy(zero_copy_only=False)].sum())
+        raise NonFiniteError(f"column {name!r} has {rows} null values")
+    return values(col, f"column {name!r}", finite=False)
 
 
 def roc_auc(
@@ -132,16 +156,18 @@ def roc_auc(
     sample_weight: str | None = None,
     pos_label: Any = None,
     nan_policy: str = "raise",
-    aggregate: bool = False,
+    aggregate: bool | None = None,
 ) -> float:
     """Exact ROC AUC of a binary scorer over a Spark DataFrame (ties one half).
 
-    Each partition becomes a :class:`scorekit.stream.BinaryCurve` (its
-    distinct scores with their positive and negative weights) built from its
-    Arrow batches; the curves are merged on the driver and the AUC is computed
-    once: the value of :func:`scorekit.roc_auc` on the whole column, bit for
-    bit with unit weights. No binning (MLlib's ``BinaryClassificationEvaluator``
-    bins the scores): memory is the distinct scores.
+    The rows become one :class:`scorekit.stream.BinaryCurve` on the driver
+    (the distinct scores with their positive and negative weights): without
+    weights, from the (label, score) pairs counted in the JVM; with weights,
+    from every partition's curve, built from its Arrow batches in a Python
+    worker and merged (see ``aggregate``). The AUC is computed once: the value
+    of :func:`scorekit.roc_auc` on the whole column, bit for bit with unit
+    weights. No binning (MLlib's ``BinaryClassificationEvaluator`` bins the
+    scores): memory is the distinct scores.
 
     Parameters
     ----------
@@ -152,15 +178,19 @@ def roc_auc(
         Column of row weights.
     pos_label, nan_policy
         As :func:`scorekit.roc_auc`. A null always raises, naming its column.
-    aggregate : bool, default=False
-        Count equal (label, score) pairs in Spark first (``groupBy``: a partial
-        aggregation in the JVM, then a shuffle of the distinct pairs only); the
-        pairs and their counts come to the driver as Arrow (no Python worker
-        runs) and feed one curve there. The same value, bit for bit (the
-        counts are integer weights; no ``sample_weight``); faster when scores
-        repeat (rounded CTR predictions: 1,001 distinct 3-decimal scores),
-        slower when nearly every score is distinct (the shuffle then moves
-        every row, and the driver receives them all).
+    aggregate : bool or None, default=None
+        True: count equal (label, score) pairs in Spark first (``groupBy``: a
+        partial aggregation in the JVM, then a shuffle of the distinct pairs
+        only); the pairs and their counts come to the driver as Arrow (no
+        Python worker runs) and feed one curve there. The same value, bit for
+        bit (the counts are integer weights, so it takes no
+        ``sample_weight``). False: every partition's Arrow batches feed a
+        curve in a Python worker and the curves are merged. None (the
+        default): True without ``sample_weight``, False with it. Counting in
+        the JVM was the faster of the two on 10M rows both with 1,001
+        distinct 3-decimal scores and with every score distinct
+        (``benchmarks/bench_spark.py``); either way the driver ends with one
+        entry per distinct score.
 
     Examples
     --------
@@ -179,7 +209,7 @@ def average_precision(
     sample_weight: str | None = None,
     pos_label: Any = None,
     nan_policy: str = "raise",
-    aggregate: bool = False,
+    aggregate: bool | None = None,
 ) -> float:
     """Average precision over a Spark DataFrame: the value of :func:`scorekit.average_precision`.
 

@@ -9,7 +9,7 @@ collects those rows (one per non-empty partition) and merges them with
 ``merge`` (the family's merge kernel, through the accumulator's binary-counter
 stack, so states of similar size meet: a tree merge on the driver).
 
-``roc_auc`` / ``average_precision`` with ``aggregate=True`` run no Python
+``roc_auc`` / ``average_precision`` without weights (``aggregate``) run no Python
 worker at all: the JVM counts the distinct (label, score) pairs and the
 driver reads them as Arrow (:func:`collect_arrow`), already a curve's worth.
 
