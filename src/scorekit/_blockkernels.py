@@ -196,6 +196,70 @@ def blocks(a: Any, b: Any, want_sums: bool, want_sq: bool, out: Any) -> None:
 
 
 # ----------------------------------------------------------------------------- weighted
+# One fused loop per sum (no slice arrays): the slicing and the products are
+# emitted with the ``arcp`` flag only, which changes nothing for + − × and keeps
+# numba's fastmath pass (it adds flags to float operations that have none) off
+# them, so they round as written; the accumulations around them are reordered
+# (reassociated, contracted to FMAs: every product and partial sum is exact).
+_EXACT = ("arcp",)
+_SUM = _REORDER | {"contract"}
+
+
+def _binary(op: str) -> Any:
+    @intrinsic  # type: ignore[untyped-decorator]
+    def exact(typingctx: Any, a: Any, b: Any) -> Any:
+        sig = types.float64(types.float64, types.float64)
+
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            return getattr(builder, op)(args[0], args[1], flags=_EXACT)
+
+        return sig, codegen
+
+    return exact
+
+
+sub = _binary("fsub")  # a − b rounded once, never reassociated
+mul = _binary("fmul")  # a · b rounded once, never contracted into an FMA
+
+
+def _grid() -> Any:
+    @intrinsic  # type: ignore[untyped-decorator]
+    def on_grid(typingctx: Any, v: Any, s: Any) -> Any:
+        sig = types.float64(types.float64, types.float64)
+
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            t = builder.fadd(args[0], args[1], flags=_EXACT)
+            return builder.fsub(t, args[1], flags=_EXACT)
+
+        return sig, codegen
+
+    return on_grid
+
+
+on_grid = _grid()  # (v + s) − s as written: v rounded to the grid of ulp(s)
+
+
+@njit(nogil=True, cache=True)
+def cut(v: float, s: Any) -> tuple[float, float, float, float, float]:
+    """The four slices of ``v`` on the grids of ``s[0..3]`` and what is left below them."""
+    c0 = on_grid(v, s[0])
+    r = sub(v, c0)
+    c1 = on_grid(r, s[1])
+    r = sub(r, c1)
+    c2 = on_grid(r, s[2])
+    r = sub(r, c2)
+    c3 = on_grid(r, s[3])
+    return c0, c1, c2, c3, sub(r, c3)
+
+
+@njit(nogil=True, cache=True)
+def part_of(w: float, a: float, b: Any, i: int, low: bool) -> tuple[float, float]:
+    """``x = a − b`` and ``zh = fl(w·x)``, or its rounding error ``zl`` (``low``)."""
+    x = a if b is None else sub(a, b[i])
+    h = mul(w, x)
+    return x, fma(w, x, -h) if low else h  # type: ignore[call-arg]
+
+
 @njit(nogil=True, cache=True, fastmath={"reassoc", "nsz", "nnan", "ninf"})
 def top_weight(w: Any) -> float:
     top = 0.0
@@ -204,26 +268,65 @@ def top_weight(w: Any) -> float:
     return top
 
 
-@njit(nogil=True, cache=True)
-def products(w: Any, a: Any, b: Any, zh: Any, zl: Any) -> None:
-    """``w·x = zh + zl`` exactly (an FMA gives the rounding error), unless it underflows."""
+@njit(nogil=True, cache=True, fastmath=_SUM)
+def weight_sums(w: Any, s: Any, acc: Any) -> tuple[float, float]:
+    """Add Σw's slices into ``acc[0:4]``; return Σ|rest| and the sum of the negative weights.
+
+    Both are 0 exactly for finite weights >= 0 whose bits the slices hold
+    (NaN and infinities make the first NaN; a negative weight the second < 0).
+    """
+    t0, t1, t2, t3 = acc[0], acc[1], acc[2], acc[3]
+    rest = 0.0
+    neg = 0.0
     for i in range(w.shape[0]):
-        x = a[i] if b is None else a[i] - b[i]
-        h = w[i] * x
-        zh[i] = h
-        zl[i] = fma(w[i], x, -h)  # type: ignore[call-arg]
+        c0, c1, c2, c3, r = cut(w[i], s)
+        t0 += c0
+        t1 += c1
+        t2 += c2
+        t3 += c3
+        rest += abs(r)
+        neg += min(w[i], 0.0)
+    acc[0], acc[1], acc[2], acc[3] = t0, t1, t2, t3
+    return rest, neg
 
 
-@njit(nogil=True, cache=True, fastmath=_REORDER | {"contract"})
-def add_cross(m: int, f: Any, g: Any, acc: Any) -> None:
-    """Add the 16 slice products ``f_j · g_k`` (each exact, on a fixed grid) into ``acc``."""
+@njit(nogil=True, cache=True, fastmath=_SUM)
+def part_sums(w: Any, a: Any, b: Any, low: bool, s: Any, acc: Any) -> float:
+    """Add the slice sums of ``zh`` (``zl`` if ``low``) into ``acc[0:4]``, signed by x into ``acc[4:8]``."""
+    t0, t1, t2, t3 = acc[0], acc[1], acc[2], acc[3]
+    u0, u1, u2, u3 = acc[4], acc[5], acc[6], acc[7]
+    rest = 0.0
+    for i in range(a.shape[0]):
+        x, z = part_of(w[i], a[i], b, i, low)
+        c0, c1, c2, c3, r = cut(z, s)
+        sign = 1.0 if x >= 0.0 else -1.0  # the sign of w·x, as w >= 0
+        t0 += c0
+        t1 += c1
+        t2 += c2
+        t3 += c3
+        u0 += sign * c0
+        u1 += sign * c1
+        u2 += sign * c2
+        u3 += sign * c3
+        rest += abs(r)
+    acc[0], acc[1], acc[2], acc[3] = t0, t1, t2, t3
+    acc[4], acc[5], acc[6], acc[7] = u0, u1, u2, u3
+    return rest
+
+
+@njit(nogil=True, cache=True, fastmath=_SUM)
+def part_cross(w: Any, a: Any, b: Any, low: bool, sx: Any, s: Any, acc: Any) -> float:
+    """Add the 16 products of ``zh``'s (``zl``'s) slices with x's into ``acc[0:16]``."""
     t00, t01, t02, t03 = acc[0], acc[1], acc[2], acc[3]
     t10, t11, t12, t13 = acc[4], acc[5], acc[6], acc[7]
     t20, t21, t22, t23 = acc[8], acc[9], acc[10], acc[11]
     t30, t31, t32, t33 = acc[12], acc[13], acc[14], acc[15]
-    for i in range(m):
-        f0, f1, f2, f3 = f[0, i], f[1, i], f[2, i], f[3, i]
-        g0, g1, g2, g3 = g[0, i], g[1, i], g[2, i], g[3, i]
+    rest = 0.0
+    for i in range(a.shape[0]):
+        x, z = part_of(w[i], a[i], b, i, low)
+        g0, g1, g2, g3, rx = cut(x, sx)
+        f0, f1, f2, f3, rz = cut(z, s)
+        rest += abs(rx) + abs(rz)
         t00 += f0 * g0
         t01 += f0 * g1
         t02 += f0 * g2
@@ -244,6 +347,30 @@ def add_cross(m: int, f: Any, g: Any, acc: Any) -> None:
     acc[4], acc[5], acc[6], acc[7] = t10, t11, t12, t13
     acc[8], acc[9], acc[10], acc[11] = t20, t21, t22, t23
     acc[12], acc[13], acc[14], acc[15] = t30, t31, t32, t33
+    return rest
+
+
+@njit(nogil=True, cache=True)
+def weighted_parts(
+    w: Any, a: Any, b: Any, want_sums: bool, want_sq: bool, sx: Any, sh: Any, sl: Any, acc: Any
+) -> float:
+    """The sums of one block (``acc`` as :func:`weighted_blocks`' columns); Σ|rest|."""
+    rest = 0.0
+    if want_sums:
+        rest += part_sums(w, a, b, False, sh, acc[0:8])
+        rest += part_sums(w, a, b, True, sl, acc[8:16])
+    if want_sq:
+        rest += part_cross(w, a, b, False, sx, sh, acc[16:32])
+        rest += part_cross(w, a, b, True, sx, sl, acc[32:48])
+    return rest
+
+
+@njit(nogil=True, cache=True)
+def grids(e: int, out: Any) -> Any:
+    """The four slicing constants ``1.5·2**(e + 32 − 21k)`` (slice grids ``2**(e − 20 − 21k)``)."""
+    for k in range(4):
+        out[k] = math.ldexp(1.5, e + 32 - 21 * k)
+    return out
 
 
 @njit(nogil=True, cache=True)
@@ -254,65 +381,50 @@ def weighted_blocks(
 
     Columns: 0:8 ``zh``'s slice sums and signed sums, 8:16 ``zl``'s, 16:32 the products
     of ``zh``'s slices with x's, 32:48 ``zl``'s, 48:52 Σw's slices (``want_w``); then max |x|
-    and the flag (W_TOP, W_FLAG).
+    and the flag (W_TOP, W_FLAG): 1 for a block to sum another way, 2 (``want_w``
+    only) for one whose weights are not all finite and >= 0 or not held by the slices.
     """
     n = a.shape[0]
-    qx = np.empty((5, _PIECE))
-    qh = np.empty((5, _PIECE))
-    ql = np.empty((5, _PIECE))
-    zh = np.empty(_PIECE)
-    zl = np.empty(_PIECE)
-    acc = np.empty(W_TOP + 4)  # the last four: Σw's signed sums, not used
+    sx, sh, sl, sw = np.empty(4), np.empty(4), np.empty(4), np.empty(4)
+    acc = np.empty(W_TOP)
     for blk in range(out.shape[0]):
         lo = blk * BLOCK
         hi = min(n, lo + BLOCK)
         o = out[blk]
         o[:] = 0.0
-        tw = top_weight(w[lo:hi])
+        wb = w[lo:hi]
+        ab = a[lo:hi]
+        tw = top_weight(wb)
         top, zero = block_top(a, b, lo, hi)
         o[W_TOP] = top
-        if tw == 0.0 and all_zero(w[lo:hi], None):
+        acc[:] = 0.0
+        if want_w:  # first: Σw, and whether the weights may be trusted
+            rest, neg = weight_sums(wb, grids(math.frexp(tw)[1], sw), acc[W_W:])
+            if rest != 0.0 or neg != 0.0:
+                o[W_FLAG] = 2.0
+                continue
+            o[W_W:W_TOP] = acc[W_W:W_TOP]
+        if tw == 0.0 and all_zero(wb, None):
             continue
-        if zero:  # every x is 0: only Σw (if asked for) is not, and the caller adds it
-            o[W_FLAG] = 1.0 if want_w else 0.0
+        if zero:  # every x is 0: the products are 0 (Σw is in place)
             continue
         # zh <= tw·top·(1 + 2**-52) and |zl| <= 2**-53·|zh|; the products must not underflow
         bound = tw * top * (1.0 + 2.0**-50)
         if not (_RANGE[0] < top < _RANGE[1] and 2.0**-300 < bound < _RANGE[1]):
             o[W_FLAG] = 1.0
             continue
-        ex = math.frexp(top)[1]
         eh = math.frexp(bound)[1]
-        ew = math.frexp(tw)[1]
-        acc[:] = 0.0
-        rest = 0.0
-        for start in range(lo, hi, _PIECE):
-            stop = min(hi, start + _PIECE)
-            m = stop - start
-            if want_w:
-                rest += slice_piece(w[start:stop], None, ew, qx)
-                add_sums(w[start:stop], None, qx, acc[W_W:])
-            if b is None:
-                products(w[start:stop], a[start:stop], None, zh, zl)
-            else:
-                products(w[start:stop], a[start:stop], b[start:stop], zh, zl)
-            rest += slice_piece(zh[:m], None, eh, qh)
-            rest += slice_piece(zl[:m], None, eh - 53, ql)
-            if want_sums:  # signed by x: the sign of w·x, as w >= 0
-                if b is None:
-                    add_sums(a[start:stop], None, qh, acc[0:8])
-                    add_sums(a[start:stop], None, ql, acc[8:16])
-                else:
-                    add_sums(a[start:stop], b[start:stop], qh, acc[0:8])
-                    add_sums(a[start:stop], b[start:stop], ql, acc[8:16])
-            if want_sq:
-                if b is None:
-                    rest += slice_piece(a[start:stop], None, ex, qx)
-                else:
-                    rest += slice_piece(a[start:stop], b[start:stop], ex, qx)
-                add_cross(m, qh, qx, acc[16:32])
-                add_cross(m, ql, qx, acc[32:48])
+        grids(eh, sh)
+        grids(eh - 53, sl)
+        if want_sq:
+            grids(math.frexp(top)[1], sx)
+        # (two calls: a conditional expression would type b's block as Optional,
+        # and loops over an Optional array are not vectorised)
+        if b is None:
+            rest = weighted_parts(wb, ab, None, want_sums, want_sq, sx, sh, sl, acc)
+        else:
+            rest = weighted_parts(wb, ab, b[lo:hi], want_sums, want_sq, sx, sh, sl, acc)
         if rest != 0.0:
             o[W_FLAG] = 1.0
             continue
-        o[:W_TOP] = acc[:W_TOP]
+        o[:W_W] = acc[:W_W]

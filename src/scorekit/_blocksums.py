@@ -22,10 +22,15 @@ for ``σ = 1.5 · 2**(E + 32)`` rounds every value to a multiple of ``2**(E −
 Every product is at most 2**40 units of a fixed grid, so the block sums of
 2**13 rows are exact in float64 in any order: the loops that add them may be
 reordered (and vectorised) by the compiler (``fastmath`` reassociation). The
-slicing loops are compiled without it: reassociation folds ``(σ + x) − σ``
-into ``x`` — which :func:`_self_check` would catch, on first use, before any
-result is returned. Rounding to nearest is symmetric, so the slices of
-``|x|`` are ``sign(x) · q``.
+slicing must not be: reassociation folds ``(σ + x) − σ`` into ``x`` — which
+:func:`_self_check` would catch, on first use, before any result is
+returned. The unweighted kernel slices in loops compiled without fastmath
+and stores the slices; the weighted one slices and multiplies in the same
+loop as it adds, with the slicing, ``w·x`` and ``x = a − b`` emitted as LLVM
+instructions that carry only the ``arcp`` flag (no effect on + − ×; numba's
+fastmath pass leaves flagged instructions alone), so they round as written
+while the sums around them are reordered. Rounding to nearest is symmetric,
+so the slices of ``|x|`` are ``sign(x) · q``.
 
 A block whose largest value is outside ``(2**-400, 2**470)`` or not finite,
 or with a value that has bits below the fourth slice, is flagged; the caller
@@ -153,7 +158,7 @@ def weighted_block_sums(
 ) -> FloatArray:
     """Per-block exact Σw·x, Σw·|x|, Σw·x² of ``x = a − b`` (and Σw), shape (blocks, W_WIDTH).
 
-    ``w`` are weights (>= 0, finite). Each row's ``w·x`` is split exactly into
+    ``w`` are weights (>= 0 and finite, or see flag 2). Each row's ``w·x`` is split exactly into
     ``zh + zl`` (``zh = fl(w·x)``, ``zl`` its rounding error, by an FMA), and
     then ``w·x² = zh·x + zl·x``: slices of ``zh``, ``zl`` and ``x`` on each
     block's grids make every product exact, as in :func:`block_sums`. Columns
@@ -161,8 +166,13 @@ def weighted_block_sums(
     ``W_ABS_H``/``W_ABS_L`` likewise to Σw·|x| (zero unless ``sums``),
     ``W_SQ:W_W`` to Σw·x² (zero unless ``squares``), ``W_W:W_TOP`` to Σw
     (zero unless ``weights``); ``W_TOP`` is the
-    block's max |x| and a row with ``W_FLAG`` set holds no sums (extreme
-    magnitudes, an underflowing product, bits below the slices, NaN/inf).
+    block's max |x| and a row with ``W_FLAG`` set holds no sums: 1 for extreme
+    magnitudes, an underflowing product, bits below the slices, NaN/inf; 2
+    (``weights`` only; the weights are then sliced first, whatever ``x``)
+    for a block whose weights are not all finite and >= 0 (the exact slices of
+    Σw hold no NaN or infinity, and the negative weights are summed), or have
+    bits the slices do not hold. A caller that has not checked the weights
+    must check them when any row says 2, before using any sum.
 
     >>> out = weighted_block_sums(np.array([2.0, 0.5]), np.array([3.0, 1.5]), np.array([1.0, 2.0]))
     >>> float(out[0, W_SUM_H:W_SUM_H + 4].sum() + out[0, W_SUM_L:W_SUM_L + 4].sum())  # 2·2 − 0.25

@@ -221,9 +221,12 @@ def scores_2d(x: ArrayLike, name: str) -> FloatArray:
 
 
 def weights_1d(
-    sample_weight: ArrayLike | None, n: int, name: str = "sample_weight"
+    sample_weight: ArrayLike | None, n: int, name: str = "sample_weight", *, values: bool = True
 ) -> FloatArray | None:
     """Check and convert weights: length ``n``, finite, not negative; ``None`` passes through.
+
+    ``values=False`` leaves the finite / not negative check (:func:`check_weights`)
+    to the caller, which must make it before any result is returned.
 
     >>> weights_1d([1, 2], 2)
     array([1., 2.])
@@ -233,7 +236,7 @@ def weights_1d(
     w = _numeric(_one_d(as_array(sample_weight, name), name, "weights"), name)
     if w.shape[0] != n:
         raise LengthMismatchError(f"{name} has {w.shape[0]} entries but the data has {n}")
-    return check_weights(w, name)
+    return check_weights(w, name) if values else w
 
 
 def check_weights(

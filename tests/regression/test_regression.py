@@ -353,6 +353,61 @@ def test_negative_weights(fn):
         fn([1, 2, 3], [1, 2, 4], sample_weight=[1, -1, 1])
 
 
+# The moment metrics leave the weights' values to their first compiled pass (it
+# sums every weight's exact slices and the negative weights): a bad weight
+# anywhere (first or last block, either thread's half, in a block whose
+# residuals are all 0) must still raise, naming sample_weight with the count.
+_MOMENT_FNS = [skr.mae, skr.mse, skr.rmse, skr.r2, skr.explained_variance]
+
+
+@pytest.mark.parametrize("fn", _MOMENT_FNS)
+@pytest.mark.parametrize("where", [0, 8191, 8192, 600_000, 699_999])
+@pytest.mark.parametrize(
+    ("bad", "error", "message"),
+    [
+        (np.nan, scorekit.NonFiniteError, "sample_weight contains 2 NaN or infinite values"),
+        (np.inf, scorekit.NonFiniteError, "sample_weight contains 2 NaN or infinite values"),
+        (-np.inf, scorekit.NonFiniteError, "sample_weight contains 2 NaN or infinite values"),
+        (-1e-300, scorekit.NegativeWeightError, "sample_weight contains 2 negative values"),
+        (-5e-324, scorekit.NegativeWeightError, "sample_weight contains 2 negative values"),
+        (-3.0, scorekit.NegativeWeightError, "sample_weight contains 2 negative values"),
+    ],
+)
+def test_bad_weight_anywhere_raises(fn, where, bad, error, message):
+    rng = np.random.default_rng(where)
+    n = 700_000  # two threads' halves (2**18 rows each at least)
+    y = rng.normal(size=n)
+    p = y + rng.normal(size=n)
+    p[8192:16384] = y[8192:16384]  # a block whose residuals are all 0
+    w = rng.random(n)
+    w[where] = bad
+    w[(where + 350_000) % n] = bad
+    before = w.copy()
+    with pytest.raises(error, match=message):
+        fn(y, p, sample_weight=w)
+    np.testing.assert_array_equal(w, before)  # nothing the user passed in is modified
+
+
+@pytest.mark.parametrize("fn", _MOMENT_FNS)
+def test_negative_zero_and_extreme_weights_are_weights(fn):
+    # -0.0 is a zero weight (as scikit-learn's); weights of 1e300 and 1e-300 are
+    # flagged by the compiled pass (out of its grids) and summed another way
+    rng = np.random.default_rng(7)
+    n = 600_000
+    y = rng.normal(size=n)
+    p = y + rng.normal(size=n)
+    w = rng.random(n)
+    w[::7] = -0.0
+    w[100] = 1e300
+    w[300_000:300_010] = 1e-300
+    want = fn(y, p, sample_weight=np.abs(w))
+    assert fn(y, p, sample_weight=w) == want
+    acc = scorekit.stream.RegressionMoments()
+    for lo in range(0, n, 100_000):
+        acc.update(y[lo : lo + 100_000], p[lo : lo + 100_000], sample_weight=w[lo : lo + 100_000])
+    assert getattr(acc, fn.__name__)() == want
+
+
 def test_nan_weights():
     with pytest.raises(scorekit.NonFiniteError, match="sample_weight"):
         skr.mae([1, 2], [1, 3], sample_weight=[1, np.nan])

@@ -25,6 +25,7 @@ from .._validation import (
     check_same_length,
     checked_rows,
     scores_2d,
+    weights_1d,
 )
 
 __all__: list[str] = []
@@ -51,9 +52,11 @@ def regression_inputs(
     empty input. Weights summing to zero are checked where a metric is
     computed (:func:`zero_weight_error`), so that a chunk of zero weight can
     be added to a stream whose other chunks have weight. With
-    ``check_finite=False`` the NaN/inf check is left to the caller (which must
-    then call :func:`~scorekit._validation.finite_rows` before trusting any
-    non-finite sum: ``_moments._moments_checked`` does).
+    ``check_finite=False`` the NaN/inf check of the rows and the check of the
+    weights' values are left to the caller (which must then call
+    :func:`~scorekit._validation.finite_rows` before trusting any non-finite
+    sum, and :func:`~scorekit._validation.check_weights` before returning a
+    value: ``_moments._moments_checked`` does both).
 
     >>> yt, yp, w = regression_inputs([1, 2], [[1.5], [2.0]], None, "raise")
     >>> yt.shape, yp.shape, w
@@ -67,9 +70,10 @@ def regression_inputs(
     if yt.shape[1] == 0:
         raise ShapeError(f"y_true has no outputs (shape {yt.shape})")
     check_option(nan_policy, "nan_policy", ("raise", "omit"))
-    finite = ("y_true", "y_pred") if check_finite else ()
-    yt, yp, w = checked_rows(nan_policy, sample_weight, finite, y_true=yt, y_pred=yp)
-    return yt, yp, w
+    if check_finite:
+        return checked_rows(nan_policy, sample_weight, ("y_true", "y_pred"), y_true=yt, y_pred=yp)
+    yt, yp, _ = checked_rows(nan_policy, None, (), y_true=yt, y_pred=yp)
+    return yt, yp, weights_1d(sample_weight, yt.shape[0], values=False)
 
 
 def output_weights(

@@ -68,7 +68,7 @@ from .._exactsum import (
     two_product,
 )
 from .._typing import FloatArray
-from .._validation import finite_rows, take, undefined, zero_weight_error
+from .._validation import check_weights, finite_rows, take, undefined, zero_weight_error
 from ._inputs import FRACTION_OPTIONS, average_outputs, output_weights
 
 __all__: list[str] = []
@@ -186,13 +186,20 @@ def _add_weighted(
 
 
 def _moments_from_chunk(
-    y: FloatArray, p: FloatArray, w: FloatArray | None = None, need: Iterable[str] = FIELDS
+    y: FloatArray,
+    p: FloatArray,
+    w: FloatArray | None = None,
+    need: Iterable[str] = FIELDS,
+    *,
+    verify: bool = False,
 ) -> MomentsState:
     """State of one chunk: ``y``, ``p`` of shape (n, k), ``w`` of shape (n,) or ``None``.
 
     ``need`` names the statistics to compute (default: all, which streaming
     needs); the sums of the others are ``None``. Inputs are assumed validated
-    (finite, same shapes, weights ≥ 0) and are not modified. Rows go through in
+    (finite, same shapes, weights ≥ 0; with ``verify`` the weights are not yet:
+    :class:`_WeightsToCheck` is raised unless the passes found every weight
+    finite and >= 0) and are not modified. Rows go through in
     cache-sized blocks (and, above 2**18 rows per core, in parts summed on the
     cores in parallel); the sums are exact, so neither changes the result.
 
@@ -203,7 +210,7 @@ def _moments_from_chunk(
     need = frozenset(need)
     parts = min(_N_THREADS, y.shape[0] // _THREAD_ROWS)
     if parts < 2:
-        return _block_sums(y, p, w, need)
+        return _block_sums(y, p, w, need, verify)
     cuts = [y.shape[0] * i // parts for i in range(parts + 1)]
     states: list[MomentsState | None] = [None] * parts
     errors: list[BaseException] = []
@@ -211,7 +218,8 @@ def _moments_from_chunk(
     def run(i: int) -> None:
         rows = slice(cuts[i], cuts[i + 1])
         try:
-            states[i] = _block_sums(y[rows], p[rows], None if w is None else w[rows], need)
+            part = None if w is None else w[rows]
+            states[i] = _block_sums(y[rows], p[rows], part, need, verify)
         except BaseException as exc:  # re-raised on the calling thread
             errors.append(exc)
 
@@ -232,8 +240,12 @@ def _moments_from_chunk(
     return merged
 
 
+class _WeightsToCheck(Exception):
+    """A weighted pass met weights it could not vouch for (NaN, inf, negative or extreme)."""
+
+
 def _block_sums(
-    y: FloatArray, p: FloatArray, w: FloatArray | None, need: frozenset[str]
+    y: FloatArray, p: FloatArray, w: FloatArray | None, need: frozenset[str], verify: bool
 ) -> MomentsState:
     """:func:`_moments_from_chunk` on one thread: the rows in cache-sized blocks."""
     sums = sorted({name for stat in need for name in _SUMS_OF[stat]}, key=SUMS.index)
@@ -244,8 +256,12 @@ def _block_sums(
     # |y| > 1e154 gives y² = inf (and inf − inf in the split), as in scikit-learn
     with np.errstate(over="ignore", invalid="ignore"):
         for j in range(k):  # compiled passes per column and stream (Σw with the first)
-            weighed = _compiled_sums(acc, slot, sums, need, y[:, j], p[:, j], w, j, max_abs_err)
+            weighed = _compiled_sums(
+                acc, slot, sums, need, y[:, j], p[:, j], w, j, max_abs_err, verify
+            )
             if w is not None and j == 0 and not weighed:  # no weighted pass: Σw alone
+                if verify:
+                    check_weights(w, "sample_weight")
                 _add_blocks(acc, w, None, len(slot), None, None)
         if "sape" in sums:  # Σw·|e| / max(|y|, eps): one float division per row, then exact
             _add_sape(acc, slot, y, p, w)
@@ -307,11 +323,13 @@ def _compiled_sums(
     w: FloatArray | None,
     j: int,
     max_abs_err: FloatArray,
+    verify: bool = False,
 ) -> bool:
     """Add column ``j``'s Σw·y, Σw·y², Σw·e, Σw·e², Σw·|e| and max |e| (those asked for).
 
-    With weights, column 0's first pass adds Σw too (to the last slot); returns
-    whether a pass ran.
+    With weights, column 0's first pass adds Σw too (to the last slot) and,
+    with ``verify``, raises :class:`_WeightsToCheck` unless every weight is
+    finite and >= 0; returns whether a pass ran.
 
     One compiled pass per stream (:mod:`scorekit._blocksums`; ``w = 1``
     without weights); its exact block sums go into ``acc``, and a block it
@@ -319,7 +337,11 @@ def _compiled_sums(
     NumPy path (:class:`ExactSums`, Dekker's product) instead.
     """
     weight = len(slot) if j == 0 else None  # Σw, in the last slot, with column 0's first pass
-    add = _add_blocks if w is None else partial(_add_weighted_blocks, w=w, weight=weight)
+    add = (
+        _add_blocks
+        if w is None
+        else partial(_add_weighted_blocks, w=w, weight=weight, verify=verify and j == 0)
+    )
     if "sum_true" in sums:
         add(acc, yj, None, slot["sum_true", j], None, slot["sumsq_true", j])
         add = _add_blocks if w is None else partial(_add_weighted_blocks, w=w, weight=None)
@@ -381,10 +403,13 @@ def _add_weighted_blocks(
     *,
     w: FloatArray,
     weight: int | None,
+    verify: bool = False,
 ) -> float:
     """:func:`_add_blocks` with weights: Σw·x, Σw·|x|, Σw·x² of ``x = a − b`` (Σw in ``weight``).
 
-    Returns max |x|.
+    Returns max |x|. With ``weight`` and ``verify`` the pass vouches for the
+    weights: a block whose weights are not all finite and >= 0 (or that its
+    slices cannot hold) raises :class:`_WeightsToCheck`, before any is used.
     """
     out = weighted_block_sums(
         w,
@@ -394,6 +419,8 @@ def _add_weighted_blocks(
         squares=square is not None,
         weights=weight is not None,
     )
+    if verify and weight is not None and bool((out[:, W_FLAG] == 2).any()):
+        raise _WeightsToCheck
     flagged = out[:, W_FLAG] != 0
     ok = out[~flagged]
     if total is not None:
@@ -468,19 +495,29 @@ def _moments(
 def _moments_checked(
     y: FloatArray, p: FloatArray, w: FloatArray | None, nan_policy: str, need: Iterable[str]
 ) -> MomentsState:
-    """:func:`_moments` of rows not yet checked for NaN/inf (``check_finite=False``).
+    """:func:`_moments` of rows and weights not yet checked (``check_finite=False``).
 
     The sums themselves find a NaN or inf (they are then not finite), so the
     rows are checked only then: :func:`finite_rows` raises, or drops those
     rows and the sums are taken again; finite inputs whose residuals overflow
-    keep their infinite sums, as scikit-learn's. Saves a pass over each input.
+    keep their infinite sums, as scikit-learn's. The first weighted pass
+    vouches for the weights (its exact slices of Σw hold every bit of finite
+    weights only, and it sums the negative ones), else
+    :func:`~scorekit._validation.check_weights` raises naming them (or finds
+    them fine: extreme magnitudes). Saves a pass over each input and two over
+    the weights.
 
     >>> s = _moments_checked(np.array([[1.0], [3.0]]), np.array([[2.0], [3.0]]), None, "raise",
     ...                      ("sse",))
     >>> to_float(s.sse[0])
     1.0
     """
-    state = _moments(y, p, w, need)
+    try:
+        state = _moments_from_chunk(y, p, w, need, verify=True)
+    except _WeightsToCheck:  # rare: raise naming the weights, or they are fine (extreme)
+        if w is not None:
+            check_weights(w, "sample_weight")
+        state = _moments(y, p, w, need)
     if _is_finite(state):
         return state
     keep = finite_rows(nan_policy, y_true=y, y_pred=p)
