@@ -315,12 +315,19 @@ def part_sums(w: Any, a: Any, b: Any, low: bool, s: Any, acc: Any) -> float:
 
 
 @njit(nogil=True, cache=True, fastmath=_SUM)
-def part_cross(w: Any, a: Any, b: Any, low: bool, sx: Any, s: Any, acc: Any) -> float:
-    """Add the 16 products of ``zh``'s (``zl``'s) slices with x's into ``acc[0:16]``."""
+def part_cross(
+    w: Any, a: Any, b: Any, low: bool, sums: bool, sx: Any, s: Any, acc: Any, tot: Any
+) -> float:
+    """Add the 16 products of ``zh``'s (``zl``'s) slices with x's into ``acc[0:16]``.
+
+    With ``sums``, the slice sums too, as :func:`part_sums` (into ``tot[0:8]``).
+    """
     t00, t01, t02, t03 = acc[0], acc[1], acc[2], acc[3]
     t10, t11, t12, t13 = acc[4], acc[5], acc[6], acc[7]
     t20, t21, t22, t23 = acc[8], acc[9], acc[10], acc[11]
     t30, t31, t32, t33 = acc[12], acc[13], acc[14], acc[15]
+    s0, s1, s2, s3 = tot[0], tot[1], tot[2], tot[3]
+    u0, u1, u2, u3 = tot[4], tot[5], tot[6], tot[7]
     rest = 0.0
     for i in range(a.shape[0]):
         x, z = part_of(w[i], a[i], b, i, low)
@@ -343,10 +350,23 @@ def part_cross(w: Any, a: Any, b: Any, low: bool, sx: Any, s: Any, acc: Any) -> 
         t31 += f3 * g1
         t32 += f3 * g2
         t33 += f3 * g3
+        if sums:
+            sign = 1.0 if x >= 0.0 else -1.0
+            s0 += f0
+            s1 += f1
+            s2 += f2
+            s3 += f3
+            u0 += sign * f0
+            u1 += sign * f1
+            u2 += sign * f2
+            u3 += sign * f3
     acc[0], acc[1], acc[2], acc[3] = t00, t01, t02, t03
     acc[4], acc[5], acc[6], acc[7] = t10, t11, t12, t13
     acc[8], acc[9], acc[10], acc[11] = t20, t21, t22, t23
     acc[12], acc[13], acc[14], acc[15] = t30, t31, t32, t33
+    if sums:
+        tot[0], tot[1], tot[2], tot[3] = s0, s1, s2, s3
+        tot[4], tot[5], tot[6], tot[7] = u0, u1, u2, u3
     return rest
 
 
@@ -355,13 +375,13 @@ def weighted_parts(
     w: Any, a: Any, b: Any, want_sums: bool, want_sq: bool, sx: Any, sh: Any, sl: Any, acc: Any
 ) -> float:
     """The sums of one block (``acc`` as :func:`weighted_blocks`' columns); Σ|rest|."""
+    if want_sq:  # the sums (if wanted) in the same loops
+        rest = part_cross(w, a, b, False, want_sums, sx, sh, acc[16:32], acc[0:8])
+        return rest + part_cross(w, a, b, True, want_sums, sx, sl, acc[32:48], acc[8:16])
     rest = 0.0
     if want_sums:
         rest += part_sums(w, a, b, False, sh, acc[0:8])
         rest += part_sums(w, a, b, True, sl, acc[8:16])
-    if want_sq:
-        rest += part_cross(w, a, b, False, sx, sh, acc[16:32])
-        rest += part_cross(w, a, b, True, sx, sl, acc[32:48])
     return rest
 
 
