@@ -22,13 +22,32 @@ def segment_cumsum(a: FloatArray, starts: IntArray, out: FloatArray) -> FloatArr
     starts. Each segment's sums are the ones ``np.cumsum`` of that segment alone
     gives (left to right), never a difference of running sums over several
     segments: a segment of tiny weights after segments of large ones keeps
-    every bit. Vectorised by length class: the segments whose lengths share a
-    bit length are padded to the longest of them (at most twice their entries)
-    and summed as the rows of one matrix (one ``np.cumsum`` along its rows).
+    every bit. From :data:`COMPILED_ROWS` entries on, one compiled pass
+    (:mod:`scorekit._segkernels`: the same additions in the same order, not
+    reordered); below, NumPy, vectorised by length class: the segments whose
+    lengths share a bit length are padded to the longest of them (at most
+    twice their entries) and summed as the rows of one matrix (one
+    ``np.cumsum`` along its rows). Both give the same floats.
 
     >>> segment_cumsum(np.array([1e20, 1.0, 1e-20, 1e-20]), np.array([0, 2]), np.empty(4)).tolist()
     [1e+20, 1e+20, 1e-20, 2e-20]
     """
+    n = a.size
+    if n >= COMPILED_ROWS and a.dtype == np.float64 and out.dtype == np.float64:
+        from ._segkernels import restarting_cumsum
+
+        restarting_cumsum(a, starts, out)
+        return out
+    return _padded_cumsum(a, starts, out)
+
+
+#: Entries from which :func:`segment_cumsum` runs compiled (below, importing numba
+#: would cost more than the NumPy path).
+COMPILED_ROWS = 1 << 16
+
+
+def _padded_cumsum(a: FloatArray, starts: IntArray, out: FloatArray) -> FloatArray:
+    """:func:`segment_cumsum` with NumPy: the segments as padded rows, by length class."""
     n = a.size
     lengths = np.diff(starts, append=n)
     klass = np.frexp(lengths)[1]  # lengths in [2**(k-1), 2**k)

@@ -60,7 +60,12 @@ def test_weights_spanning_many_decades(spread):
     np.testing.assert_allclose(frac, want, rtol=1e-13, atol=0)
 
 
-def test_segment_cumsum_is_each_segments_own():
+@pytest.mark.parametrize("compiled", [True, False])
+def test_segment_cumsum_is_each_segments_own(compiled, monkeypatch):
+    # the compiled pass and the NumPy padded rows: both np.cumsum of each segment alone
+    from scorekit import _segments
+
+    monkeypatch.setattr(_segments, "COMPILED_ROWS", 0 if compiled else 10**12)
     rng = np.random.default_rng(4)
     sizes = rng.integers(1, 70, 3_000)
     sizes[::500] = 1_000  # a few long segments: their own length class
