@@ -138,6 +138,16 @@ def rest_of(m: int, q: Any) -> float:
 
 
 @njit(nogil=True, cache=True)
+def all_finite(a: Any, b: Any, lo: int, hi: int) -> bool:
+    """Whether every ``x`` of rows ``lo:hi`` is finite (exactly: no fastmath here)."""
+    for i in range(lo, hi):
+        x = a[i] if b is None else a[i] - b[i]
+        if not math.isfinite(x):
+            return False
+    return True
+
+
+@njit(nogil=True, cache=True)
 def block_top(a: Any, b: Any, lo: int, hi: int) -> tuple[float, bool]:
     """Max |x| of rows ``lo:hi`` and whether every x is 0 (checked exactly, NaN is not)."""
     if b is None:  # (two calls: a conditional expression would type b as Optional)
@@ -424,7 +434,8 @@ def weighted_blocks(
                 o[W_FLAG] = 2.0
                 continue
             o[W_W:W_TOP] = acc[W_W:W_TOP]
-        if tw == 0.0 and all_zero(wb, None):
+        if tw == 0.0 and all_zero(wb, None):  # no weight: only a NaN or inf in x matters
+            o[W_FLAG] = 0.0 if all_finite(a, b, lo, hi) else 1.0
             continue
         if zero:  # every x is 0: the products are 0 (Σw is in place)
             continue

@@ -389,6 +389,27 @@ def test_bad_weight_anywhere_raises(fn, where, bad, error, message):
 
 
 @pytest.mark.parametrize("fn", _MOMENT_FNS)
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+@pytest.mark.parametrize("column", ["y_true", "y_pred"])
+def test_nan_under_zero_weights_still_raises(fn, bad, column):
+    # a NaN in a block (8,192 rows) whose weights are all 0 adds nothing to any
+    # weighted sum, yet it is bad input: it raises, or "omit" drops its row
+    rng = np.random.default_rng(3)
+    n = 300_000
+    y = rng.normal(size=n)
+    p = y + rng.normal(size=n)
+    w = rng.random(n)
+    w[8192:16384] = 0.0
+    (y if column == "y_true" else p)[9000] = bad
+    with pytest.raises(scorekit.NonFiniteError, match=f"{column} contains 1 NaN"):
+        fn(y, p, sample_weight=w)
+    keep = np.arange(n) != 9000
+    with pytest.warns(scorekit.OmittedRowsWarning, match="dropped 1 of"):
+        got = fn(y, p, sample_weight=w, nan_policy="omit")
+    assert got == fn(y[keep], p[keep], sample_weight=w[keep])
+
+
+@pytest.mark.parametrize("fn", _MOMENT_FNS)
 def test_negative_zero_and_extreme_weights_are_weights(fn):
     # -0.0 is a zero weight (as scikit-learn's); weights of 1e300 and 1e-300 are
     # flagged by the compiled pass (out of its grids) and summed another way
