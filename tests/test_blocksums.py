@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorekit._blocksums import ABS, BLOCK, CROSS, FLAG, SQ, SUM, TOP, block_sums
+from scorekit._errors import NegativeWeightError
 from scorekit._exactsum import ExactSums, as_fraction, split, two_product
 from scorekit.regression._moments import FIELDS, SUMS, _add_blocks, _moments_from_chunk
 
@@ -182,3 +183,31 @@ def test_weight_total_whatever_is_asked_and_when_every_residual_is_zero(need):
     assert as_fraction(state.weight) == sum(map(Fraction, w.tolist()))
     if "sse" in need:
         assert state.sse == (0,)
+
+
+def test_without_compiled_kernels_the_numpy_path_gives_the_same_bits(monkeypatch):
+    # numba missing, or kernels failing their self-check: every block is flagged,
+    # the exact NumPy path sums it, and bad weights still raise (flag 2)
+    import scorekit.regression as skr
+    from scorekit import _blocksums
+
+    rng = np.random.default_rng(11)
+    n = 3 * BLOCK + 17
+    y = rng.normal(size=n) * 1e3
+    p = y + rng.normal(size=n)
+    w = rng.random(n)
+    fns = [skr.mae, skr.mse, skr.r2, skr.explained_variance]
+    want = [f(y, p, sample_weight=v) for f in fns for v in (None, w)]
+    bad = w.copy()
+    bad[BLOCK + 3] = -1.0
+    monkeypatch.setattr(_blocksums, "_KERNELS", None)
+
+    def broken() -> None:
+        raise ImportError("no numba here")
+
+    monkeypatch.setattr(_blocksums, "_self_check", lambda *a: broken())
+    with pytest.warns(RuntimeWarning, match="slower NumPy path"):
+        got = [f(y, p, sample_weight=v) for f in fns for v in (None, w)]
+    assert got == want
+    with pytest.raises(NegativeWeightError, match="sample_weight contains 1 negative"):
+        skr.mse(y, p, sample_weight=bad)

@@ -46,8 +46,10 @@ on disk (``cache=True``).
 from __future__ import annotations
 
 import threading
+import warnings
 from collections.abc import Callable
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
@@ -76,15 +78,40 @@ _LOCK = threading.Lock()
 
 
 def _kernels() -> tuple[Callable[..., None], Callable[..., None]]:
-    """The compiled kernels (loaded or compiled), checked once against exact rational sums."""
+    """The compiled kernels (loaded or compiled), checked once against exact rational sums.
+
+    When numba cannot be imported or the kernels fail their check, every
+    block is flagged instead (:func:`_flag_all`): the callers then sum each
+    block with the exact NumPy path, slower but exact, and a warning says so
+    once.
+    """
     global _KERNELS
     with _LOCK:
         if _KERNELS is None:
-            from ._blockkernels import blocks, weighted_blocks
+            try:
+                from ._blockkernels import blocks, weighted_blocks
 
-            _self_check(blocks, weighted_blocks)
-            _KERNELS = blocks, weighted_blocks
+                _self_check(blocks, weighted_blocks)
+                _KERNELS = blocks, weighted_blocks
+            except Exception as exc:  # numba missing, a compiler that breaks the check
+                warnings.warn(
+                    f"scorekit's compiled exact sums are not available ({exc}); the exact "
+                    "regression sums take the slower NumPy path",
+                    RuntimeWarning,
+                    stacklevel=4,
+                )
+                _KERNELS = _flag_all, _flag_all
     return _KERNELS
+
+
+def _flag_all(*args: Any) -> None:
+    """A kernel's stand-in: every block flagged (weighted: as weights to check, 2), no sums."""
+    out = args[-1]
+    out[:] = 0.0
+    if out.shape[1] == WIDTH:
+        out[:, FLAG] = 1.0
+    else:
+        out[:, W_FLAG] = 2.0 if args[3] else 1.0  # args[3]: the weights are summed
 
 
 def _self_check(kernel: Callable[..., None], weighted: Callable[..., None]) -> None:
