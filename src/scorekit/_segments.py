@@ -34,8 +34,10 @@ def segment_cumsum(a: FloatArray, starts: IntArray, out: FloatArray) -> FloatArr
     """
     n = a.size
     if n >= COMPILED_ROWS and a.dtype == np.float64 and out.dtype == np.float64:
-        from ._segkernels import restarting_cumsum
-
+        try:
+            from ._segkernels import restarting_cumsum
+        except ImportError:  # pragma: no cover - numba missing: the NumPy path, same floats
+            return _padded_cumsum(a, starts, out)
         restarting_cumsum(a, starts, out)
         return out
     return _padded_cumsum(a, starts, out)
