@@ -301,36 +301,16 @@ def weight_sums(w: Any, s: Any, acc: Any) -> tuple[float, float]:
 
 
 @njit(nogil=True, cache=True, fastmath=_SUM)
-def part_sums(w: Any, a: Any, b: Any, low: bool, s: Any, acc: Any) -> float:
-    """Add the slice sums of ``zh`` (``zl`` if ``low``) into ``acc[0:4]``, signed by x into ``acc[4:8]``."""
-    t0, t1, t2, t3 = acc[0], acc[1], acc[2], acc[3]
-    u0, u1, u2, u3 = acc[4], acc[5], acc[6], acc[7]
-    rest = 0.0
-    for i in range(a.shape[0]):
-        x, z = part_of(w[i], a[i], b, i, low)
-        c0, c1, c2, c3, r = cut(z, s)
-        sign = 1.0 if x >= 0.0 else -1.0  # the sign of w·x, as w >= 0
-        t0 += c0
-        t1 += c1
-        t2 += c2
-        t3 += c3
-        u0 += sign * c0
-        u1 += sign * c1
-        u2 += sign * c2
-        u3 += sign * c3
-        rest += abs(r)
-    acc[0], acc[1], acc[2], acc[3] = t0, t1, t2, t3
-    acc[4], acc[5], acc[6], acc[7] = u0, u1, u2, u3
-    return rest
-
-
-@njit(nogil=True, cache=True, fastmath=_SUM)
-def part_cross(
-    w: Any, a: Any, b: Any, low: bool, sums: bool, sx: Any, s: Any, acc: Any, tot: Any
+def part_sums(
+    w: Any, a: Any, b: Any, low: bool, cross: bool, sums: bool, sx: Any, s: Any, acc: Any, tot: Any
 ) -> float:
-    """Add the 16 products of ``zh``'s (``zl``'s) slices with x's into ``acc[0:16]``.
+    """The sums of ``zh``'s (``zl``'s if ``low``) slices; returns Σ|rest|.
 
-    With ``sums``, the slice sums too, as :func:`part_sums` (into ``tot[0:8]``).
+    ``cross``: the 16 products of its slices with x's into ``acc[0:16]``;
+    ``sums``: the slice sums into ``tot[0:4]``, signed by x into ``tot[4:8]``
+    (the sign of w·x, as w >= 0). ``low``, ``cross`` and ``sums`` are
+    compile-time constants here (numba specialises on literal booleans), so
+    each combination is its own loop.
     """
     t00, t01, t02, t03 = acc[0], acc[1], acc[2], acc[3]
     t10, t11, t12, t13 = acc[4], acc[5], acc[6], acc[7]
@@ -341,9 +321,22 @@ def part_cross(
     rest = 0.0
     for i in range(a.shape[0]):
         x, z = part_of(w[i], a[i], b, i, low)
-        g0, g1, g2, g3, rx = cut(x, sx)
         f0, f1, f2, f3, rz = cut(z, s)
-        rest += abs(rx) + abs(rz)
+        rest += abs(rz)
+        if sums:
+            sign = 1.0 if x >= 0.0 else -1.0
+            s0 += f0
+            s1 += f1
+            s2 += f2
+            s3 += f3
+            u0 += sign * f0
+            u1 += sign * f1
+            u2 += sign * f2
+            u3 += sign * f3
+        if not cross:
+            continue
+        g0, g1, g2, g3, rx = cut(x, sx)
+        rest += abs(rx)
         t00 += f0 * g0
         t01 += f0 * g1
         t02 += f0 * g2
@@ -360,16 +353,6 @@ def part_cross(
         t31 += f3 * g1
         t32 += f3 * g2
         t33 += f3 * g3
-        if sums:
-            sign = 1.0 if x >= 0.0 else -1.0
-            s0 += f0
-            s1 += f1
-            s2 += f2
-            s3 += f3
-            u0 += sign * f0
-            u1 += sign * f1
-            u2 += sign * f2
-            u3 += sign * f3
     acc[0], acc[1], acc[2], acc[3] = t00, t01, t02, t03
     acc[4], acc[5], acc[6], acc[7] = t10, t11, t12, t13
     acc[8], acc[9], acc[10], acc[11] = t20, t21, t22, t23
@@ -385,14 +368,10 @@ def weighted_parts(
     w: Any, a: Any, b: Any, want_sums: bool, want_sq: bool, sx: Any, sh: Any, sl: Any, acc: Any
 ) -> float:
     """The sums of one block (``acc`` as :func:`weighted_blocks`' columns); Σ|rest|."""
-    if want_sq:  # the sums (if wanted) in the same loops
-        rest = part_cross(w, a, b, False, want_sums, sx, sh, acc[16:32], acc[0:8])
-        return rest + part_cross(w, a, b, True, want_sums, sx, sl, acc[32:48], acc[8:16])
-    rest = 0.0
-    if want_sums:
-        rest += part_sums(w, a, b, False, sh, acc[0:8])
-        rest += part_sums(w, a, b, True, sl, acc[8:16])
-    return rest
+    if not (want_sq or want_sums):
+        return 0.0
+    rest = part_sums(w, a, b, False, want_sq, want_sums, sx, sh, acc[16:32], acc[0:8])
+    return rest + part_sums(w, a, b, True, want_sq, want_sums, sx, sl, acc[32:48], acc[8:16])
 
 
 @njit(nogil=True, cache=True)
