@@ -23,15 +23,19 @@
    needs one row per query with the predicted documents in rank order and the
    relevant ones, built with ``groupBy`` + ``collect_list``;
    ``scorekit.spark.evaluate`` reads the (query, doc, score) and (query, doc,
-   relevance) rows and groups them by query the same way (one
-   ``collect_list`` of both frames' rows, combined per input partition before
-   the shuffle), then ranks each partition's queries in Python. The first two ranking lines are like for like
-   (both from the rows: MLlib's time includes building its input, not
-   cached); the lines marked "MLlib input prebuilt, grouping not timed" give
-   MLlib its input built and cached beforehand, scorekit still starting from
-   the rows: informational, no target (no PASS/SHORT). The run comes out of
-   a (broadcast) join with the judged queries, so it is not partitioned by
-   query: both sides shuffle. Only
+   relevance) rows: the judgments here are small (Spark would broadcast them
+   in a join), so they are read once on the driver and sent to the workers,
+   and only the run's rows are grouped by query (``collect_list``, combined
+   per input partition before the shuffle); one Python task per core then
+   ranks its queries. The first two ranking lines are like for like (both
+   from the rows: MLlib's time includes building its input, not cached); the
+   lines marked "MLlib input prebuilt, grouping not timed" give MLlib its
+   input built and cached beforehand, scorekit still starting from the rows:
+   informational, no target (no PASS/SHORT). The run comes out of a
+   (broadcast) join with the judged queries, so it is not partitioned by
+   query: both sides shuffle it. Then the two like-for-like lines again at
+   ``--scale-rows`` rows (default 4M), where the cost per row weighs more
+   than the fixed cost of a job. Only
    queries with a relevant document are in both (MLlib counts a query with
    no relevant document as 0, trec_eval and scorekit skip it: see
    docs/why-tools-disagree.md).
@@ -171,6 +175,12 @@ def main() -> None:
         help="rows of the continuous-score AUC (every score distinct: the exact state is "
         "the rows; default 1,000,000; 0 skips it)",
     )
+    p.add_argument(
+        "--scale-rows",
+        type=int,
+        default=4_000_000,
+        help="rows of the ranking lines repeated at scale (default 4,000,000; 0 skips them)",
+    )
     p.add_argument("--check", action="store_true", help="check against the one-shot values")
     p.add_argument("--skip-ranking", action="store_true")
     args = p.parse_args()
@@ -305,6 +315,27 @@ def main() -> None:
         f"{'':<40} scorekit {both}\n{'':<40} MLlib    map {ap.evaluate(mll)!r}  "
         f"ndcg_cut.10 {ndcg.evaluate(mll)!r}"
     )
+    for frame in (mll, run, qrels):
+        frame.unpersist()
+    big = args.scale_rows
+    if big:
+        print(f"== ranking at scale: {big // 100:,} queries x 100 documents")
+        run, qrels = ranking_frames(spark, big, args.partitions, args.seed)
+        sks.evaluate(qrels, run, "map")  # warm-up
+        line(
+            "map vs meanAveragePrecision",
+            lambda: sks.evaluate(qrels, run, "map").mean()["map"],
+            lambda: ap.evaluate(mllib_ranking_frame(run, qrels, cache=False)),
+            r,
+            big,
+        )
+        line(
+            "ndcg_cut.10 vs ndcgAtK(10)",
+            lambda: sks.evaluate(qrels, run, "ndcg_cut.10").mean()["ndcg_cut_10"],
+            lambda: ndcg.evaluate(mllib_ranking_frame(run, qrels, cache=False)),
+            r,
+            big,
+        )
     spark.stop()
 
 

@@ -267,17 +267,21 @@ MEASURES = ["map", "P.5,10", "ndcg_cut.10", "recip_rank", "num_ret", "gm_map", "
         ({"all_queries": True}, True),
         ({"ties": "input_order"}, "mixed"),
         ({"ties": "average", "max_docs": 8}, False),
+        ({"missing_queries": "zero", "judged_only": True}, "mixed"),
     ],
 )
-def test_evaluate_queries_split_across_partitions(spark, options, int_ids):
+@pytest.mark.parametrize("broadcast", [False, True])
+def test_evaluate_queries_split_across_partitions(spark, options, int_ids, broadcast):
+    """Both ways of meeting the judgments: grouped with the run, or read on the driver and sent."""
     qrels, run = _ranking_frames(np.random.default_rng(5), int_ids)
     n = len(run)
     got = sks.evaluate(
         chunked(spark, qrels, [50, 50, 120]),
         chunked(spark, run, [0, 1, n // 3, n // 2]),
         MEASURES,
-        npartitions=3,
+        npartitions=None if broadcast else 3,
         per_query=True,
+        broadcast_qrels=broadcast,
         **options,
     )
     expected = sk.evaluate(
@@ -316,7 +320,8 @@ def test_ranking_accumulator_through_accumulate(spark):
     assert acc.evaluate().mean() == expected.mean()
 
 
-def test_evaluate_grades_scores_and_ids_of_other_types(spark):
+@pytest.mark.parametrize("broadcast", [False, True])
+def test_evaluate_grades_scores_and_ids_of_other_types(spark, broadcast):
     """Integer scores (ties everywhere), negative grades, long string ids, one doc per query.
 
     The rows reach the workers as one list per query and column (``collect_list``);
@@ -335,6 +340,7 @@ def test_evaluate_grades_scores_and_ids_of_other_types(spark):
         chunked(spark, run, [0, len(run) // 3]),
         MEASURES,
         per_query=True,
+        broadcast_qrels=broadcast,
     )
     expected = sk.evaluate(
         sk.Qrels.from_frame(qrels), sk.Run.from_frame(run), MEASURES, per_query=True
@@ -343,24 +349,30 @@ def test_evaluate_grades_scores_and_ids_of_other_types(spark):
     assert got.mean() == expected.mean()
 
 
-def test_evaluate_duplicates_raise_as_one_shot(spark):
+@pytest.mark.parametrize("broadcast", [False, True])
+def test_evaluate_duplicates_raise_as_one_shot(spark, broadcast):
     qrels = pd.DataFrame({"query": ["q", "q"], "doc": ["a", "b"], "relevance": [1, 0]})
     run = pd.DataFrame({"query": ["q", "q", "q"], "doc": ["a", "b", "a"], "score": [3.0, 2, 1]})
     with pytest.raises(DuplicateDocumentError) as one_shot:
         sk.evaluate(sk.Qrels.from_frame(qrels), sk.Run.from_frame(run), "map")
     with pytest.raises(DuplicateDocumentError) as spark_err:
-        sks.evaluate(chunked(spark, qrels, []), chunked(spark, run, [1]), "map")
+        sks.evaluate(
+            chunked(spark, qrels, []), chunked(spark, run, [1]), "map", broadcast_qrels=broadcast
+        )
     assert str(spark_err.value) == str(one_shot.value)
     qrels2 = pd.concat([qrels, qrels.iloc[:1]])
     run2 = run.iloc[:2]
     with pytest.raises(DuplicateDocumentError) as one_shot:
         sk.evaluate(sk.Qrels.from_frame(qrels2), sk.Run.from_frame(run2), "map")
     with pytest.raises(DuplicateDocumentError) as spark_err:
-        sks.evaluate(chunked(spark, qrels2, [1]), chunked(spark, run2, []), "map")
+        sks.evaluate(
+            chunked(spark, qrels2, [1]), chunked(spark, run2, []), "map", broadcast_qrels=broadcast
+        )
     assert str(spark_err.value) == str(one_shot.value)
 
 
-def test_evaluate_null_and_nan_in_any_column_name_it(spark):
+@pytest.mark.parametrize("broadcast", [False, True])
+def test_evaluate_null_and_nan_in_any_column_name_it(spark, broadcast):
     """``collect_list`` drops nulls: a row null in every column is still caught (row counts)."""
     qrels_schema = "query string, doc string, relevance int"
     run_schema = "query string, doc string, score double"
@@ -379,14 +391,107 @@ def test_evaluate_null_and_nan_in_any_column_name_it(spark):
         qrels = spark.createDataFrame(qrels_rows, qrels_schema)
         run = spark.createDataFrame(run_rows, run_schema)
         with pytest.raises(NonFiniteError, match=message):
-            sks.evaluate(qrels, run, "map")
+            sks.evaluate(qrels, run, "map", broadcast_qrels=broadcast)
 
 
-def test_evaluate_no_common_query_raises(spark):
+@pytest.mark.parametrize("broadcast", [False, True])
+def test_evaluate_no_common_query_raises(spark, broadcast):
     qrels = spark.createDataFrame([("a", "x", 1)], ["query", "doc", "relevance"])
     run = spark.createDataFrame([("b", "x", 1.0)], ["query", "doc", "score"])
     with pytest.raises(EmptyInputError, match="no query"):
-        sks.evaluate(qrels, run, "map")
+        sks.evaluate(qrels, run, "map", broadcast_qrels=broadcast)
+    empty = spark.createDataFrame([], "query string, doc string, relevance int")
+    with pytest.raises(EmptyInputError, match="no query"):
+        sks.evaluate(empty, run, "map", broadcast_qrels=broadcast)
+
+
+@pytest.mark.parametrize("broadcast", [False, True])
+def test_evaluate_ranks_a_partition_chunk_by_chunk(spark, monkeypatch, broadcast):
+    """A worker ranks its queries a few list values at a time (bounded memory): same values."""
+    from scorekit.spark import _ranking
+
+    monkeypatch.setattr(_ranking, "_CHUNK", 40)  # a few queries per chunk
+    qrels, run = _ranking_frames(np.random.default_rng(8), "mixed")
+    options = {"per_query": True, "all_queries": True, "ties": "input_order"}
+    spark.conf.set("spark.sql.execution.arrow.maxRecordsPerBatch", "3")  # 3 queries a batch
+    try:
+        got = sks.evaluate(
+            chunked(spark, qrels, [60]),
+            chunked(spark, run, [len(run) // 3]),
+            MEASURES,
+            broadcast_qrels=broadcast,
+            **options,
+        )
+    finally:
+        spark.conf.unset("spark.sql.execution.arrow.maxRecordsPerBatch")
+    expected = sk.evaluate(sk.Qrels.from_frame(qrels), sk.Run.from_frame(run), MEASURES, **options)
+    assert got.per_query == expected.per_query
+    assert got.mean() == expected.mean()
+
+
+def test_chunks_cut_between_batches_at_the_list_value_count():
+    pa = pytest.importorskip("pyarrow")
+    from scorekit.spark import _ranking
+
+    lists = pa.array([[1, 2, 3], [4], [5, 6], [7, 8, 9, 10]])
+    batches = [pa.RecordBatch.from_arrays([lists.slice(i, 1)], ["d"]) for i in range(4)]
+    sizes = [t.num_rows for t in _ranking._chunks(iter(batches), ("d",), 4)]
+    assert sizes == [2, 2]  # 3 + 1 values, then 2 + 4 (a chunk ends once it holds >= 4)
+    assert [t.num_rows for t in _ranking._chunks(iter(batches), ("d",), 100)] == [4]
+
+
+@pytest.mark.parametrize("broadcast", [False, True])
+def test_evaluate_missing_queries_error_names_them_as_one_shot(spark, broadcast):
+    """A judged query no run row has: the one-shot error, whichever worker would have seen it."""
+    qrels, run = _ranking_frames(np.random.default_rng(3), False)
+    with pytest.raises(EmptyInputError) as one_shot:
+        sk.evaluate(
+            sk.Qrels.from_frame(qrels), sk.Run.from_frame(run), "map", missing_queries="error"
+        )
+    with pytest.raises(EmptyInputError) as spark_err:
+        sks.evaluate(
+            chunked(spark, qrels, [30]),
+            chunked(spark, run, [len(run) // 2]),
+            "map",
+            missing_queries="error",
+            broadcast_qrels=broadcast,
+        )
+    assert str(spark_err.value) == str(one_shot.value)
+
+
+def test_evaluate_broadcasts_the_judgments_spark_would_broadcast(spark, monkeypatch):
+    """By default the judgments go to the workers when Spark's size estimate is under its
+    join broadcast threshold (a cached frame of a few rows), and are grouped with the run
+    otherwise (a frame of unknown size, or the threshold -1); the values are the same."""
+    from scorekit.spark import _ranking
+
+    qrels, run = _ranking_frames(np.random.default_rng(11), True)
+    small = spark.createDataFrame(qrels).cache()
+    small.count()
+    unknown = chunked(spark, qrels, [40])  # an RDD: Spark does not know its size
+    run_df = chunked(spark, run, [len(run) // 2])
+    seen = []
+    real = _ranking._broadcast_state
+    monkeypatch.setattr(
+        _ranking, "_broadcast_state", lambda *a, **k: seen.append(1) or real(*a, **k)
+    )
+    a = sks.evaluate(small, run_df, MEASURES, per_query=True)
+    assert seen == [1]
+    b = sks.evaluate(unknown, run_df, MEASURES, per_query=True)
+    assert seen == [1]
+    spark.conf.set("spark.sql.autoBroadcastJoinThreshold", "-1")
+    try:
+        c = sks.evaluate(small, run_df, MEASURES, per_query=True)
+    finally:
+        spark.conf.unset("spark.sql.autoBroadcastJoinThreshold")
+    assert seen == [1]
+    expected = sk.evaluate(
+        sk.Qrels.from_frame(qrels), sk.Run.from_frame(run), MEASURES, per_query=True
+    )
+    for got in (a, b, c):
+        assert got.per_query == expected.per_query
+        assert got.mean() == expected.mean()
+    small.unpersist()
 
 
 # ------------------------------------------------------------------ bad input, on the driver

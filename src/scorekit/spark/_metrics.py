@@ -23,6 +23,7 @@ from ._reduce import (
     collect_states,
     column,
     gathered,
+    one_wave,
     reduce_frame,
     values,
 )
@@ -312,7 +313,7 @@ def metrics(
     }
     first = MetricSet(names, **params)  # checks the names before any job
     work = partial(_feed_set, names=[r.name for r in first.rows], params=params, columns=columns)
-    for state in collect_states(df.select(*cols), work):
+    for state in collect_states(one_wave(df.select(*cols)), work):
         first.merge(MetricSet.from_dict(state))
     return first.values(**options)
 

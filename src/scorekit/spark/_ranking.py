@@ -1,34 +1,46 @@
 """``evaluate`` over Spark DataFrames: rows grouped by query in the JVM, a ranked state per partition.
 
-The run and the qrels rows are put in one frame (query and document ids as
-text, so an integer 7 and a string "7" meet, as in a TREC file; integers stay
-integers when both frames have them), each row holding its frame's document
-id and value (score or grade) in that frame's columns and NULL in the other
-frame's, and grouped by query in the JVM: one ``collect_list`` per column
-(it skips the NULLs), and a ``count`` of each frame's rows (fewer values than
-rows: a null, raised naming the frame and column). The grouping is an
-aggregation, so Spark combines the rows of a query within each input
-partition before the shuffle (as MLlib's ``groupBy`` + ``collect_list`` input
-for ``RankingEvaluator``): the shuffle moves one row per query and input
-partition, not one per document, and no row is shuffled at all when the
-frames are already partitioned by query. Each partition then holds whole
-queries, one row each; the lists arrive as Arrow list columns of plain
-values, whose flat values are the rows query after query and whose lengths
-are the segments: the query of each row is coded from the few distinct query
-ids (``run_from_segments``), never hashed row by row, and there is no per-row
-Python. The ranking engine gives the partition's ``RankedState`` (the
-relevance code of each retrieved document in rank order and the judgment
-counts of its queries), sent back as JSON; the driver concatenates the states
-of the disjoint query sets in a balanced tree (``merge_states``) and computes
-the measures once, so per-query values and summaries (means, ``gm_map``,
-micro ratios) are those of :func:`scorekit.evaluate`. The driver holds one
-small integer per retrieved document.
+The run's rows are grouped by query in the JVM: one ``collect_list`` per
+column and a ``count`` of the rows (fewer values than rows: a null, raised
+naming the frame and column). The grouping is an aggregation, so Spark
+combines the rows of a query within each input partition before the shuffle
+(as MLlib's ``groupBy`` + ``collect_list`` input for ``RankingEvaluator``):
+the shuffle moves one row per query and input partition, not one per
+document, and no row is shuffled at all when the run is already partitioned
+by query. Query and document ids are text, so an integer 7 and a string "7"
+meet as in a TREC file; integers stay integers when both frames have them.
+
+The judgments meet the run in one of two ways. Small ones (Spark's own rule
+for a broadcast join: the size estimate under
+``spark.sql.autoBroadcastJoinThreshold``) are read on the driver as Arrow
+(no Python worker), checked and built into ``Qrels`` there, and travel to the
+workers with the task; each worker ranks its run queries against them, and
+the judged queries no worker saw (the run's missing ones) are evaluated on
+the driver. Larger ones are put in one frame with the run's rows (each row
+holding its frame's columns and NULL in the other's, which ``collect_list``
+skips) and grouped with them.
+
+Each partition then holds whole queries, one row each; the lists arrive as
+Arrow list columns of plain values, whose flat values are the rows query
+after query and whose lengths are the segments: the query of each row is
+coded from the few distinct query ids (``run_from_segments``), never hashed
+row by row, and there is no per-row Python. The Python stage runs one task
+per core (each task costs a fixed round trip to a Python worker), and a
+worker ranks its queries a chunk of list values at a time (``_CHUNK``), so
+its memory is bounded. The ranking engine gives each chunk's ``RankedState``
+(the relevance code of each retrieved document in rank order and the
+judgment counts of its queries), sent back as JSON; the driver concatenates
+the states of the disjoint query sets in a balanced tree (``merge_states``)
+and computes the measures once, so per-query values and summaries (means,
+``gm_map``, micro ratios) are those of :func:`scorekit.evaluate`. The driver
+holds one small integer per retrieved document.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -37,8 +49,10 @@ import numpy as np
 from .._errors import EmptyInputError, LabelError, NonFiniteError
 from .._optional import require
 from ..ranking import RankingResult
-from ..ranking._conventions import Conventions
+from ..ranking._conventions import Conventions, check_gain_grades
+from ..ranking._data import Qrels
 from ..ranking._evaluate import compute
+from ..ranking._ids import id_bytes
 from ..ranking._options import EvalOptions
 from ..ranking._parse import parse_requests
 from ..ranking._partition import (
@@ -49,7 +63,7 @@ from ..ranking._partition import (
 )
 from ..ranking._state import RankedState
 from ..stream._base import decode_array, encode_array
-from ._reduce import check_frame, collect_states, partitions, values
+from ._reduce import check_frame, collect_arrow, collect_states, one_wave, partitions, values
 
 __all__ = ["evaluate"]
 
@@ -125,38 +139,89 @@ def _side_rows(
     return ids[has], rows[has], flat
 
 
+def _chunks(batches: Iterator[Any], lists: tuple[str, ...], elements: int) -> Iterator[Any]:
+    """The partition's batches joined into tables of about ``elements`` list values each.
+
+    Every row is a whole query, so each table is ranked on its own and the
+    states concatenate: a partition's memory in Python is one chunk, not the
+    partition.
+    """
+    pa = require("pyarrow", "spark")
+    held: list[Any] = []
+    count = 0
+    for batch in batches:
+        held.append(batch)
+        for name in lists:
+            offsets = batch.column(name).offsets
+            count += offsets[-1].as_py() - offsets[0].as_py()
+        if count >= elements:
+            yield pa.Table.from_batches(held).combine_chunks()
+            held, count = [], 0
+    if held:
+        yield pa.Table.from_batches(held).combine_chunks()
+
+
+_CHUNK = 1 << 22  # list values ranked at a time in a worker
+
+
 def _state_of(
     batches: Iterator[Any],
     *,
     columns: tuple[str, str, str, str],
     ordered: bool,
+    qrels: Qrels | None = None,
+    chunk: int,
     **options: Any,
 ) -> dict[str, Any] | None:
-    """The ranked state of one partition (whole queries, one row each: lists), JSON-safe."""
-    pa = require("pyarrow", "spark")
+    """The ranked state of one partition (whole queries, one row each: lists), JSON-safe.
+
+    ``qrels``: the judgments, broadcast (the rows hold the run only); else
+    the rows hold both frames' lists. Ranked ``chunk`` list values at a time.
+    """
+    lists = (_RUN + _DOC,) if qrels is not None else (_RUN + _DOC, _QRELS + _DOC)
+    states = [
+        _chunk_state(table, columns=columns, ordered=ordered, qrels=qrels, **options)
+        for table in _chunks(batches, lists, chunk)
+    ]
+    state = merge_all(*states)
+    return None if state is None else _encode_state(state)
+
+
+def _chunk_state(
+    table: Any,
+    *,
+    columns: tuple[str, str, str, str],
+    ordered: bool,
+    qrels: Qrels | None,
+    **options: Any,
+) -> RankedState | None:
     query, doc, score, relevance = columns
-    table = pa.Table.from_batches(list(batches)).combine_chunks()
     keys = table.column(query).chunk(0)
+    prefixes = (
+        ((_RUN, "run_df"),) if qrels is not None else ((_RUN, "run_df"), (_QRELS, "qrels_df"))
+    )
     if keys.null_count:  # a null query id: name the frame it came from
         null = keys.is_null().to_numpy(zero_copy_only=False)
-        for prefix, frame in ((_RUN, "run_df"), (_QRELS, "qrels_df")):
+        for prefix, frame in prefixes:
             bad = int(_rows(table, prefix)[null].sum())
             if bad:
                 raise NonFiniteError(f"{frame} column {query!r} has {bad} null values")
     ids = keys.to_numpy(zero_copy_only=False)
     run_side = _side_rows(table, ids, _RUN, "run_df", (doc, score, _POS)[: 3 if ordered else 2])
-    qrels_side = _side_rows(table, ids, _QRELS, "qrels_df", (doc, relevance))
-    run = qrels = None
+    run = judged = None
     if run_side is not None:
         q, n, (d, s, *pos) = run_side
         run = partial(
             run_from_segments, q, n, d, s, tag=options["tag"], positions=next(iter(pos), None)
         )
-    if qrels_side is not None:
-        q, n, (d, r) = qrels_side
-        qrels = partial(qrels_from_segments, q, n, d, r)
-    state = partition_state(run, qrels, **options)
-    return None if state is None else _encode_state(state)
+    if qrels is not None:
+        judged = lambda: qrels  # noqa: E731
+    else:
+        qrels_side = _side_rows(table, ids, _QRELS, "qrels_df", (doc, relevance))
+        if qrels_side is not None:
+            q, n, (d, r) = qrels_side
+            judged = partial(qrels_from_segments, q, n, d, r)
+    return partition_state(run, judged, **options)
 
 
 def _quoted(name: str) -> str:
@@ -203,7 +268,11 @@ def _rows_of(
 
 
 def _grouped(
-    qrels_df: Any, run_df: Any, columns: tuple[str, str, str, str], conv: Conventions
+    qrels_df: Any | None,
+    run_df: Any,
+    columns: tuple[str, str, str, str],
+    conv: Conventions,
+    text: tuple[bool, bool],
 ) -> Any:
     """One row per query: the lists of its run rows' and qrels rows' values, and their counts.
 
@@ -213,22 +282,138 @@ def _grouped(
     frame's marker gives its number of rows), so the rows of a query are
     combined within each input partition before the shuffle, and a frame
     already partitioned by query is not shuffled. Written as SQL expressions:
-    each DataFrame call is a round trip to the JVM.
+    each DataFrame call is a round trip to the JVM. ``qrels_df=None`` (the
+    judgments are broadcast): the run's rows only.
     """
     F = require("pyspark.sql.functions", "spark")
     query, doc, score, relevance = columns
-    # integer ids stay integers (the engine writes them as decimal text); else all as text
-    text = (not _integral(query, run_df, qrels_df), not _integral(doc, run_df, qrels_df))
     ordered = conv.ties == "input_order"
-    run = _rows_of(run_df, "run_df", _RUN, (query, doc, score), text, ordered)
-    qrels = _rows_of(qrels_df, "qrels_df", _QRELS, (query, doc, relevance), text)
-    both = run.unionByName(qrels, allowMissingColumns=True)
-    lists = [_RUN + _DOC, _RUN + _VALUE, _QRELS + _DOC, _QRELS + _VALUE]
-    lists += [_RUN + _POS] if ordered else []
+    both = _rows_of(run_df, "run_df", _RUN, (query, doc, score), text, ordered)
+    lists = [_RUN + _DOC, _RUN + _VALUE] + ([_RUN + _POS] if ordered else [])
+    counts = [_RUN + _ROWS]
+    if qrels_df is not None:
+        qrels = _rows_of(qrels_df, "qrels_df", _QRELS, (query, doc, relevance), text)
+        both = both.unionByName(qrels, allowMissingColumns=True)
+        lists += [_QRELS + _DOC, _QRELS + _VALUE]
+        counts += [_QRELS + _ROWS]
     return both.groupBy(query).agg(
         *(F.expr(f"collect_list({c}) AS {c}") for c in lists),
-        *(F.expr(f"count({c}) AS {c}") for c in (_RUN + _ROWS, _QRELS + _ROWS)),
+        *(F.expr(f"count({c}) AS {c}") for c in counts),
     )
+
+
+def _small(qrels_df: Any) -> bool:
+    """Whether Spark would broadcast ``qrels_df`` in a join.
+
+    That is: its size estimate is at most ``spark.sql.autoBroadcastJoinThreshold``
+    (10 MB by default; -1: never). The estimate is the optimizer's (exact for a cached or local frame, the
+    files' size for a file scan); without it (Spark Connect) the answer is no.
+    """
+    try:
+        plan = qrels_df._jdf.queryExecution().optimizedPlan()
+        size = int(str(plan.stats().sizeInBytes()))
+        conf = qrels_df.sparkSession._jsparkSession.sessionState().conf()
+        limit = int(conf.autoBroadcastJoinThreshold())
+    except Exception:  # no JVM handle (Spark Connect) or another API: don't broadcast
+        return False
+    return 0 <= size <= limit
+
+
+def _driver_qrels(
+    qrels_df: Any, columns: tuple[str, str, str, str], text: tuple[bool, bool]
+) -> tuple[Any, Any, Any] | None:
+    """The judgments on the driver: ``(query, doc, grade)`` arrays (nulls raise, naming the column).
+
+    Read as Arrow straight from the JVM (no Python worker); ``None`` without rows.
+    """
+    query, doc, _, relevance = columns
+    batch = collect_arrow(
+        qrels_df.selectExpr(
+            f"{_id_column(qrels_df, query, 'qrels_df', text[0])} AS q",
+            f"{_id_column(qrels_df, doc, 'qrels_df', text[1])} AS d",
+            f"{_quoted(relevance)} AS r",
+        )
+    )
+    if batch is None:
+        return None
+    q, d, r = (
+        values(batch.column(i), f"qrels_df column {label!r}", finite=True)
+        for i, label in enumerate((query, doc, relevance))
+    )
+    return q, d, r
+
+
+def _missing_state(
+    state: RankedState | None, q: Any, d: Any, r: Any, **options: Any
+) -> RankedState | None:
+    """The state of the judged queries no run row has (``missing_queries`` "zero" or "error").
+
+    With the judgments broadcast, each worker ranks only its run's queries;
+    the queries of the judgments that no worker saw are the run's missing
+    ones, evaluated here as a partition with no run rows (all zero, or the
+    error naming them).
+    """
+    if options["conventions"].missing_queries == "ignore":
+        return None
+    qb = id_bytes(q, "query")
+    seen = np.zeros(0, qb.dtype) if state is None else state.qids
+    size = max(qb.dtype.itemsize, seen.dtype.itemsize)
+    missing = ~np.isin(qb.astype(f"S{size}"), seen.astype(f"S{size}"))
+    if not missing.any():
+        return None
+    return partition_state(None, (qb[missing], d[missing], r[missing]), **options)
+
+
+def _ranked(
+    grouped: Any,
+    run_df: Any,
+    columns: tuple[str, str, str, str],
+    conv: Conventions,
+    npartitions: int | None,
+    qrels: Qrels | None,
+    options: dict[str, Any],
+) -> RankedState | None:
+    """The ranked states of the partitions of ``grouped`` (one row per query), concatenated."""
+    if npartitions is not None:
+        grouped = grouped.repartition(partitions(run_df, npartitions), columns[0])
+    else:
+        grouped = one_wave(grouped)
+    work = partial(
+        _state_of,
+        columns=columns,
+        ordered=conv.ties == "input_order",
+        qrels=qrels,
+        chunk=_CHUNK,  # read here: the workers get the driver's value
+        **options,
+    )
+    states = collect_states(grouped, work)
+    return merge_all(*(None if s is None else _decode_state(s) for s in states))
+
+
+def _broadcast_state(
+    qrels_df: Any,
+    run_df: Any,
+    columns: tuple[str, str, str, str],
+    conv: Conventions,
+    text: tuple[bool, bool],
+    npartitions: int | None,
+    options: dict[str, Any],
+) -> RankedState | None:
+    """The ranked state with the judgments read on the driver and sent to every worker.
+
+    Each worker ranks its run queries against them (as ``missing_queries=
+    "ignore"``); the judged queries no worker saw are the run's missing ones,
+    evaluated here (:func:`_missing_state`).
+    """
+    rows = _driver_qrels(qrels_df, columns, text)
+    if rows is None:
+        return None
+    judged = Qrels.from_arrays(*rows)
+    check_gain_grades(conv, judged.relevance)
+    work = {**options, "conventions": replace(conv, missing_queries="ignore")}
+    grouped = _grouped(None, run_df, columns, conv, text)
+    state = _ranked(grouped, run_df, columns, conv, npartitions, judged, work)
+    return merge_all(state, _missing_state(state, *rows, **options))
 
 
 def evaluate(
@@ -255,24 +440,32 @@ def evaluate(
     compat: str | None = None,
     num_docs: int | None = None,
     npartitions: int | None = None,
+    broadcast_qrels: bool | None = None,
 ) -> RankingResult:
     """:func:`scorekit.evaluate` of a run and qrels held in Spark DataFrames.
 
     ``run_df`` has columns ``query, doc, score`` and ``qrels_df`` columns
     ``query, doc, relevance`` (other names with the keyword arguments; ids are
-    strings or integers). The rows of both are grouped by query in the JVM
-    (``groupBy`` + ``collect_list``: the rows of a query are combined in each
-    input partition before the shuffle, and a frame already partitioned by
-    query is not shuffled), so each partition holds whole queries: as many
-    partitions as Spark's aggregation gives (``spark.sql.shuffle.partitions``,
-    coalesced by adaptive execution), or ``npartitions`` when given (one more
-    shuffle, of the grouped rows). Each partition gives the engine's ranked
+    strings or integers). The run's rows (and the judgments' rows, unless
+    they are broadcast: see ``broadcast_qrels``) are grouped by query in the
+    JVM (``groupBy`` + ``collect_list``: the rows of a query are combined in
+    each input partition before the shuffle, and a frame already partitioned
+    by query is not shuffled), so each partition holds whole queries: one
+    Python task per core (``coalesce``), or ``npartitions`` when given (one
+    more shuffle, of the grouped rows). Each partition gives the engine's ranked
     state, the states are concatenated on the driver, and the measures run
     once: the result (per-query values, means, ``to_trec_eval()``) is that of
     :func:`scorekit.evaluate`. Options as :func:`scorekit.evaluate` (keywords
     or ``options=EvalOptions(...)``), conventions too (``ties="input_order"`` is the order of the rows in
     ``run_df``, partition by partition). A null id, score or grade raises,
     naming the frame and the column.
+
+    ``broadcast_qrels``: when the judgments are small (by default: when
+    Spark would broadcast ``qrels_df`` in a join, its size estimate at most
+    ``spark.sql.autoBroadcastJoinThreshold``), they are read on the driver
+    (Arrow, no Python worker), checked there and sent to every worker with
+    the task; only the run's rows are grouped by query. ``True`` or ``False``
+    forces the choice. Either way the result is the same, to the bit.
 
     Examples
     --------
@@ -306,21 +499,20 @@ def evaluate(
     check_frame(run_df, [query, doc, score], "run_df")
     check_frame(qrels_df, [query, doc, relevance], "qrels_df")
     columns = (query, doc, score, relevance)
-    both = _grouped(qrels_df, run_df, columns, conv)
-    if npartitions is not None:
-        both = both.repartition(partitions(run_df, npartitions), query)
-    work = partial(
-        _state_of,
-        columns=columns,
-        ordered=conv.ties == "input_order",
-        tag=str(tag),
-        max_docs=opts.max_docs,
-        judged_only=opts.judged_only,
-        conventions=conv,
-        rel_level=opts.rel_level,
-    )
-    states = [None if s is None else _decode_state(s) for s in collect_states(both, work)]
-    state = merge_all(*states)
+    # integer ids stay integers (the engine writes them as decimal text); else all as text
+    text = (not _integral(query, run_df, qrels_df), not _integral(doc, run_df, qrels_df))
+    options_: dict[str, Any] = {
+        "tag": str(tag),
+        "max_docs": opts.max_docs,
+        "judged_only": opts.judged_only,
+        "conventions": conv,
+        "rel_level": opts.rel_level,
+    }
+    if _small(qrels_df) if broadcast_qrels is None else broadcast_qrels:
+        state = _broadcast_state(qrels_df, run_df, columns, conv, text, npartitions, options_)
+    else:
+        grouped = _grouped(qrels_df, run_df, columns, conv, text)
+        state = _ranked(grouped, run_df, columns, conv, npartitions, None, options_)
     if state is None:
         raise EmptyInputError(
             "no query is in both the run and the qrels (pass all_queries=True to score the "

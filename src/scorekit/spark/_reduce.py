@@ -77,6 +77,24 @@ def partitions(df: Any, npartitions: int | None) -> int:
     return npartitions
 
 
+def one_wave(df: Any) -> Any:
+    """``df`` with at most one partition per core of the cluster (``coalesce``: no shuffle).
+
+    Each Python task costs a fixed round trip between the JVM and a Python
+    worker (tens of milliseconds here), so a stage of many small Python tasks
+    spends more on them than on the rows. Coalescing reads several partitions
+    in one task, one after another (each partition's aggregation is still its
+    own): the Python side streams its batches, so its memory does not grow.
+    Without a ``SparkContext`` (Spark Connect) ``df`` is returned as is.
+    """
+    context = getattr(df.sparkSession, "sparkContext", None)
+    try:
+        cores = int(context.defaultParallelism) if context is not None else 0
+    except Exception:  # Spark Connect raises on sparkContext access
+        cores = 0
+    return df.coalesce(cores) if cores > 0 else df
+
+
 def column(batch: Any, name: str, *, finite: bool, frame: str = "") -> AnyArray:
     """A column of an Arrow batch as a NumPy array; raise naming it if it has nulls (or NaN).
 
@@ -262,4 +280,4 @@ def reduce_frame(
     cls(**params)  # check the options on the driver, before any job
     cols = check_frame(df, [*args, weight])
     work = partial(_feed, cls=cls, params=params, args=tuple(args), weight=weight, finite=finite)
-    return merge_states(cls, params, collect_states(df.select(*cols), work))
+    return merge_states(cls, params, collect_states(one_wave(df.select(*cols)), work))
