@@ -147,7 +147,10 @@ def _one_word(x: IntArray) -> AnyArray:
     if high.any():
         word |= _QUAD[high] << np.uint64(32)
     length = np.ones(x.size, np.uint64)  # characters: digits, then the sign
+    top = int(mag.max())
     for p in _POW10[1:8]:
+        if p > top:  # no id has this many digits
+            break
         length += mag >= p
     if neg.any():
         length += neg

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from functools import partial
 from typing import Any
@@ -144,7 +145,7 @@ def _chunks(batches: Iterator[Any], lists: tuple[str, ...], elements: int) -> It
 
     Every row is a whole query, so each table is ranked on its own and the
     states concatenate: a partition's memory in Python is one chunk, not the
-    partition.
+    partition. A batch that is a chunk by itself is not copied.
     """
     pa = require("pyarrow", "spark")
     held: list[Any] = []
@@ -155,13 +156,19 @@ def _chunks(batches: Iterator[Any], lists: tuple[str, ...], elements: int) -> It
             offsets = batch.column(name).offsets
             count += offsets[-1].as_py() - offsets[0].as_py()
         if count >= elements:
-            yield pa.Table.from_batches(held).combine_chunks()
+            yield _table(pa, held)
             held, count = [], 0
     if held:
-        yield pa.Table.from_batches(held).combine_chunks()
+        yield _table(pa, held)
 
 
-_CHUNK = 1 << 22  # list values ranked at a time in a worker
+def _table(pa: Any, batches: list[Any]) -> Any:
+    if len(batches) == 1:
+        return pa.Table.from_batches(batches)  # one chunk per column already: no copy
+    return pa.Table.from_batches(batches).combine_chunks()
+
+
+_CHUNK = 1 << 20  # list values ranked at a time in a worker (Spark's batches: 10,000 queries)
 
 
 def _state_of(
@@ -403,15 +410,18 @@ def _broadcast_state(
 
     Each worker ranks its run queries against them (as ``missing_queries=
     "ignore"``); the judged queries no worker saw are the run's missing ones,
-    evaluated here (:func:`_missing_state`).
+    evaluated here (:func:`_missing_state`). The judgments' job runs while
+    this thread has the JVM plan the run's grouping.
     """
-    rows = _driver_qrels(qrels_df, columns, text)
+    with ThreadPoolExecutor(1) as pool:
+        reading = pool.submit(_driver_qrels, qrels_df, columns, text)
+        grouped = _grouped(None, run_df, columns, conv, text)
+        rows = reading.result()
     if rows is None:
         return None
     judged = Qrels.from_arrays(*rows)
     check_gain_grades(conv, judged.relevance)
     work = {**options, "conventions": replace(conv, missing_queries="ignore")}
-    grouped = _grouped(None, run_df, columns, conv, text)
     state = _ranked(grouped, run_df, columns, conv, npartitions, judged, work)
     return merge_all(state, _missing_state(state, *rows, **options))
 
