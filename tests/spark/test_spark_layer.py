@@ -220,6 +220,18 @@ def test_gauc_groups_split_across_partitions(frame, group, weights, sample_weigh
         assert got == pytest.approx(expected, rel=1e-12)
 
 
+def test_python_stages_run_one_task_per_core(spark, frame):
+    """Each Python task costs a round trip: the workers' stages are coalesced to the cores."""
+    from scorekit.spark._reduce import one_wave
+
+    _, df = frame
+    many = df.repartition(7)
+    cores = spark.sparkContext.defaultParallelism
+    assert one_wave(many).rdd.getNumPartitions() == min(7, cores)
+    # Spark collapses two coalesces into the outer one: never more tasks than cores
+    assert one_wave(df.coalesce(1)).rdd.getNumPartitions() <= cores
+
+
 def test_accumulate_returns_the_merged_state(frame):
     pdf, df = frame
     acc = sks.accumulate(df, BinaryCurve, ["y", "s"])
