@@ -15,6 +15,7 @@ import itertools
 import math
 import subprocess
 import sys
+from functools import partial
 
 import numpy as np
 import pytest
@@ -444,12 +445,14 @@ def test_evaluate_ranks_a_partition_chunk_by_chunk(spark, monkeypatch, broadcast
 def test_chunks_cut_between_batches_at_the_list_value_count():
     pa = pytest.importorskip("pyarrow")
     from scorekit.spark import _ranking
+    from scorekit.spark._reduce import gathered
 
     lists = pa.array([[1, 2, 3], [4], [5, 6], [7, 8, 9, 10]])
     batches = [pa.RecordBatch.from_arrays([lists.slice(i, 1)], ["d"]) for i in range(4)]
-    sizes = [t.num_rows for t in _ranking._chunks(iter(batches), ("d",), 4)]
+    values = partial(_ranking._list_values, lists=("d",))
+    sizes = [t.num_rows for t in gathered(iter(batches), 4, values)]
     assert sizes == [2, 2]  # 3 + 1 values, then 2 + 4 (a chunk ends once it holds >= 4)
-    assert [t.num_rows for t in _ranking._chunks(iter(batches), ("d",), 100)] == [4]
+    assert [t.num_rows for t in gathered(iter(batches), 100, values)] == [4]
 
 
 @pytest.mark.parametrize("broadcast", [False, True])

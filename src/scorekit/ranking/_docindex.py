@@ -22,10 +22,10 @@ from __future__ import annotations
 
 import itertools
 import os
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
+from .._threads import run_two
 from .._typing import AnyArray, IntArray
 from ..classification._sortkeys import sort_uint64
 from ._ids import U64, hash_ids
@@ -100,8 +100,7 @@ def sort_grouped(keys: U64, starts: IntArray) -> None:
         return
     mid = int(np.searchsorted(bounds, n // 2))
     halves = [bounds[: mid + 1], bounds[mid:]]
-    with ThreadPoolExecutor(2) as pool:
-        list(pool.map(lambda b: _sort_chunks(keys, b), halves))
+    run_two(lambda: _sort_chunks(keys, halves[0]), lambda: _sort_chunks(keys, halves[1]))
 
 
 def doc_index(

@@ -93,8 +93,9 @@ def decimal_bytes(values: IntArray) -> AnyArray:
     x = np.asarray(values, dtype=np.int64)
     if x.size == 0:
         return np.zeros(0, "S8")
-    if int(x.min()) > -(10**7) and int(x.max()) < 10**8:  # every id has <= 8 characters
-        return _one_word(x)
+    lo, hi = int(x.min()), int(x.max())
+    if lo > -(10**7) and hi < 10**8:  # every id has <= 8 characters
+        return _one_word(x, max(-lo, hi))
     lowest = x == np.iinfo(np.int64).min  # |x| does not fit: written as -(2**63 - 1), then fixed
     mag = np.abs(np.where(lowest, x + 1, x))
     digits = np.searchsorted(_POW10, mag, side="right")
@@ -133,12 +134,12 @@ _QUAD = (
 del _d
 
 
-def _one_word(x: IntArray) -> AnyArray:
+def _one_word(x: IntArray, top: int) -> AnyArray:
     """Integers in (-10**7, 10**8) as ``S8`` items: one ``uint64`` per id, read big-endian.
 
     The eight digits (leading zeros) come from two lookups of four-digit
     groups; the word is then shifted left past the leading zeros (and a
-    minus sign written in front).
+    minus sign written in front). ``top``: the largest ``|x|``.
     """
     neg = x < 0
     mag = np.abs(x)
@@ -147,7 +148,6 @@ def _one_word(x: IntArray) -> AnyArray:
     if high.any():
         word |= _QUAD[high] << np.uint64(32)
     length = np.ones(x.size, np.uint64)  # characters: digits, then the sign
-    top = int(mag.max())
     for p in _POW10[1:8]:
         if p > top:  # no id has this many digits
             break

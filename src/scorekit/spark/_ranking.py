@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Iterator, Mapping
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from functools import partial
 from typing import Any
@@ -49,6 +48,7 @@ import numpy as np
 
 from .._errors import EmptyInputError, LabelError, NonFiniteError
 from .._optional import require
+from .._threads import run_two
 from ..ranking import RankingResult
 from ..ranking._conventions import Conventions, check_gain_grades
 from ..ranking._data import Qrels
@@ -64,7 +64,15 @@ from ..ranking._partition import (
 )
 from ..ranking._state import RankedState
 from ..stream._base import decode_array, encode_array
-from ._reduce import check_frame, collect_arrow, collect_states, one_wave, partitions, values
+from ._reduce import (
+    check_frame,
+    collect_arrow,
+    collect_states,
+    gathered,
+    one_wave,
+    partitions,
+    values,
+)
 
 __all__ = ["evaluate"]
 
@@ -109,13 +117,13 @@ def _decode_state(d: dict[str, Any]) -> RankedState:
     return RankedState(**fields)
 
 
-def _rows(table: Any, prefix: str) -> Any:
+def _rows(batch: Any, prefix: str) -> Any:
     """Per query (row of the grouped frame), how many rows a frame has there (maybe 0)."""
-    return table.column(prefix + _ROWS).chunk(0).fill_null(0).to_numpy(zero_copy_only=False)
+    return batch.column(prefix + _ROWS).fill_null(0).to_numpy(zero_copy_only=False)
 
 
 def _side_rows(
-    table: Any, ids: Any, prefix: str, frame: str, labels: tuple[str, ...]
+    batch: Any, ids: Any, prefix: str, frame: str, labels: tuple[str, ...]
 ) -> tuple[Any, Any, list[Any]] | None:
     """One frame's rows in a partition: the ids of its queries, their row counts, the columns.
 
@@ -125,12 +133,12 @@ def _side_rows(
     so lists shorter than the query's row count had nulls: that raises,
     naming the frame and the column. ``None`` when the frame has no row here.
     """
-    rows = _rows(table, prefix)
+    rows = _rows(batch, prefix)
     if not rows.any():
         return None
     flat = []
     for name, label in zip((_DOC, _VALUE, _POS), labels, strict=False):
-        lists = table.column(prefix + name).chunk(0)
+        lists = batch.column(prefix + name)
         lengths = lists.value_lengths().fill_null(0).to_numpy(zero_copy_only=False)
         missing = int((rows - lengths).sum())
         if missing:
@@ -138,34 +146,6 @@ def _side_rows(
         flat.append(values(lists.flatten(), f"{frame} column {label!r}", finite=True))
     has = rows > 0
     return ids[has], rows[has], flat
-
-
-def _chunks(batches: Iterator[Any], lists: tuple[str, ...], elements: int) -> Iterator[Any]:
-    """The partition's batches joined into tables of about ``elements`` list values each.
-
-    Every row is a whole query, so each table is ranked on its own and the
-    states concatenate: a partition's memory in Python is one chunk, not the
-    partition. A batch that is a chunk by itself is not copied.
-    """
-    pa = require("pyarrow", "spark")
-    held: list[Any] = []
-    count = 0
-    for batch in batches:
-        held.append(batch)
-        for name in lists:
-            offsets = batch.column(name).offsets
-            count += offsets[-1].as_py() - offsets[0].as_py()
-        if count >= elements:
-            yield _table(pa, held)
-            held, count = [], 0
-    if held:
-        yield _table(pa, held)
-
-
-def _table(pa: Any, batches: list[Any]) -> Any:
-    if len(batches) == 1:
-        return pa.Table.from_batches(batches)  # one chunk per column already: no copy
-    return pa.Table.from_batches(batches).combine_chunks()
 
 
 _CHUNK = 1 << 20  # list values ranked at a time in a worker (Spark's batches: 10,000 queries)
@@ -187,15 +167,24 @@ def _state_of(
     """
     lists = (_RUN + _DOC,) if qrels is not None else (_RUN + _DOC, _QRELS + _DOC)
     states = [
-        _chunk_state(table, columns=columns, ordered=ordered, qrels=qrels, **options)
-        for table in _chunks(batches, lists, chunk)
+        _chunk_state(batch, columns=columns, ordered=ordered, qrels=qrels, **options)
+        for batch in gathered(batches, chunk, partial(_list_values, lists=lists))
     ]
     state = merge_all(*states)
     return None if state is None else _encode_state(state)
 
 
+def _list_values(batch: Any, lists: tuple[str, ...]) -> int:
+    """How many values the list columns ``lists`` of an Arrow batch hold."""
+    total = 0
+    for name in lists:
+        offsets = batch.column(name).offsets
+        total += offsets[-1].as_py() - offsets[0].as_py()
+    return total
+
+
 def _chunk_state(
-    table: Any,
+    batch: Any,
     *,
     columns: tuple[str, str, str, str],
     ordered: bool,
@@ -203,18 +192,18 @@ def _chunk_state(
     **options: Any,
 ) -> RankedState | None:
     query, doc, score, relevance = columns
-    keys = table.column(query).chunk(0)
+    keys = batch.column(query)
     prefixes = (
         ((_RUN, "run_df"),) if qrels is not None else ((_RUN, "run_df"), (_QRELS, "qrels_df"))
     )
     if keys.null_count:  # a null query id: name the frame it came from
         null = keys.is_null().to_numpy(zero_copy_only=False)
         for prefix, frame in prefixes:
-            bad = int(_rows(table, prefix)[null].sum())
+            bad = int(_rows(batch, prefix)[null].sum())
             if bad:
                 raise NonFiniteError(f"{frame} column {query!r} has {bad} null values")
     ids = keys.to_numpy(zero_copy_only=False)
-    run_side = _side_rows(table, ids, _RUN, "run_df", (doc, score, _POS)[: 3 if ordered else 2])
+    run_side = _side_rows(batch, ids, _RUN, "run_df", (doc, score, _POS)[: 3 if ordered else 2])
     run = judged = None
     if run_side is not None:
         q, n, (d, s, *pos) = run_side
@@ -224,7 +213,7 @@ def _chunk_state(
     if qrels is not None:
         judged = lambda: qrels  # noqa: E731
     else:
-        qrels_side = _side_rows(table, ids, _QRELS, "qrels_df", (doc, relevance))
+        qrels_side = _side_rows(batch, ids, _QRELS, "qrels_df", (doc, relevance))
         if qrels_side is not None:
             q, n, (d, r) = qrels_side
             judged = partial(qrels_from_segments, q, n, d, r)
@@ -313,8 +302,9 @@ def _small(qrels_df: Any) -> bool:
     """Whether Spark would broadcast ``qrels_df`` in a join.
 
     That is: its size estimate is at most ``spark.sql.autoBroadcastJoinThreshold``
-    (10 MB by default; -1: never). The estimate is the optimizer's (exact for a cached or local frame, the
-    files' size for a file scan); without it (Spark Connect) the answer is no.
+    (10 MB by default; -1: never). The estimate is the optimizer's (exact for a
+    cached or local frame, the files' size for a file scan); without it (Spark
+    Connect) the answer is no.
     """
     try:
         plan = qrels_df._jdf.queryExecution().optimizedPlan()
@@ -413,10 +403,10 @@ def _broadcast_state(
     evaluated here (:func:`_missing_state`). The judgments' job runs while
     this thread has the JVM plan the run's grouping.
     """
-    with ThreadPoolExecutor(1) as pool:
-        reading = pool.submit(_driver_qrels, qrels_df, columns, text)
-        grouped = _grouped(None, run_df, columns, conv, text)
-        rows = reading.result()
+    grouped, rows = run_two(
+        lambda: _grouped(None, run_df, columns, conv, text),
+        lambda: _driver_qrels(qrels_df, columns, text),
+    )
     if rows is None:
         return None
     judged = Qrels.from_arrays(*rows)

@@ -87,11 +87,10 @@ def one_wave(df: Any) -> Any:
     own): the Python side streams its batches, so its memory does not grow.
     Without a ``SparkContext`` (Spark Connect) ``df`` is returned as is.
     """
-    context = getattr(df.sparkSession, "sparkContext", None)
     try:
-        cores = int(context.defaultParallelism) if context is not None else 0
-    except Exception:  # Spark Connect raises on sparkContext access
-        cores = 0
+        cores = int(df.sparkSession.sparkContext.defaultParallelism)
+    except Exception:  # Spark Connect has no SparkContext (and raises its own error)
+        return df
     return df.coalesce(cores) if cores > 0 else df
 
 
@@ -227,20 +226,24 @@ def _feed(
 _GATHER_ROWS = 1 << 20
 
 
-def gathered(batches: Iterator[Any], rows: int = _GATHER_ROWS) -> Iterator[Any]:
+def gathered(
+    batches: Iterator[Any], rows: int = _GATHER_ROWS, size: Callable[[Any], int] | None = None
+) -> Iterator[Any]:
     """Spark's Arrow batches (10,000 rows by default) joined into batches of ~``rows`` rows.
 
     Each ``update`` of an accumulator costs a fixed part (a sort of the chunk,
     a merge into the state): a thousand small updates per partition cost more
     than the rows. The accumulators give the same state for any chunking
     (streamed == one-shot, bit for bit), so joining changes no value.
+    ``size(batch)`` counts something else than its rows towards ``rows``
+    (e.g. list values); a batch that fills a chunk by itself is not copied.
     """
     pa = require("pyarrow", "spark")
     held: list[Any] = []
     count = 0
     for batch in batches:
         held.append(batch)
-        count += batch.num_rows
+        count += batch.num_rows if size is None else size(batch)
         if count >= rows:
             yield _joined(pa, held)
             held, count = [], 0
