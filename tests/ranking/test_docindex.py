@@ -1,10 +1,12 @@
 """The run's (query, document) index (``_docindex``): every layout and sort path gives the same join.
 
-The default path sorts the keys chunk by chunk of whole queries; small
-``_SORT_CHUNK``/``_PARALLEL`` force the chunked, threaded sort on small runs,
-a large ``_MIN_HASH_BITS`` forces the global layout (query mixed into the
-hash, one sort in halves), and a weak hash makes most keys collide. Each must
-give the join a dictionary gives, and find exactly the duplicated documents.
+The default path builds the keys block by block of whole queries and sorts
+them piece by piece; small ``_SORT_CHUNK``/``_SORT_PIECE``/``_PARALLEL`` force
+many blocks and pieces, sorted on two threads, on small runs, a large
+``_MIN_HASH_BITS`` forces the global layout (query mixed into the hash, one
+sort in halves), a weak hash makes most keys collide, and one or two bucket
+bits put most of the index in each bucket the join looks in. Each must give
+the join a dictionary gives, and find exactly the duplicated documents.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import numpy as np
 import pytest
 
 import scorekit
-from scorekit.ranking import Qrels, Run, _docindex, evaluate
+from scorekit.ranking import Qrels, Run, _docindex, _evaluate, evaluate
 from scorekit.ranking._evaluate import _join, _match_queries
 from scorekit.ranking._ids import words
 
@@ -27,18 +29,20 @@ def _weak_hash(ids: np.ndarray, salt: np.ndarray | None = None) -> np.ndarray:
 
 PATHS = {
     "default": {},
-    "chunked, two threads": {"_SORT_CHUNK": 3, "_PARALLEL": 1},
+    "chunked, two threads": {"_SORT_CHUNK": 3, "_SORT_PIECE": 2, "_PARALLEL": 1},
     "global layout": {"_MIN_HASH_BITS": 65, "_PARALLEL": 1},
     "global layout, one thread": {"_MIN_HASH_BITS": 65},
 }
 
 
-@pytest.fixture(params=[*PATHS, "weak hash"])
+@pytest.fixture(params=[*PATHS, "weak hash", "one bucket bit", "two bucket bits"])
 def path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     for name, value in PATHS.get(request.param, {"_SORT_CHUNK": 5, "_PARALLEL": 1}).items():
         monkeypatch.setattr(_docindex, name, value)
     if request.param == "weak hash":
         monkeypatch.setattr(_docindex, "hash_ids", _weak_hash)
+    if request.param.endswith("bucket bit") or request.param.endswith("bucket bits"):
+        monkeypatch.setattr(_evaluate, "_BUCKET_BITS", 1 if request.param.startswith("one") else 2)
     return str(request.param)
 
 
@@ -109,3 +113,24 @@ def test_duplicates_are_found_exactly(path: str, seed: int) -> None:
     with pytest.raises(scorekit.DuplicateDocumentError, match=repr(d[twice])):
         Run.from_arrays(q2, d2, s2)
     Run.from_arrays(q, d, s)  # no duplicate: no error, whatever the collisions
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_judgment_counts_equal_a_counter(seed: int) -> None:
+    """``pair_counts`` (counted densely, sorted, or lexsorted for huge grades) is a Counter."""
+    from collections import Counter
+
+    from scorekit.ranking._state import pair_counts
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 300))
+    top = [2, 50, 10**6, 2**40][seed % 4]  # dense keys, then ever sparser ones
+    q = np.sort(rng.integers(0, int(rng.integers(1, 2_000)), n))
+    grade = rng.integers(0, top, n)
+    got = pair_counts(q, grade)
+    expected = sorted(Counter(zip(q.tolist(), grade.tolist(), strict=True)).items())
+    assert [(a, b) for a, b in zip(got[0].tolist(), got[1].tolist(), strict=True)] == [
+        k for k, _ in expected
+    ]
+    assert got[2].tolist() == [v for _, v in expected]
+    assert all(a.dtype == np.int64 for a in got)

@@ -81,19 +81,26 @@ def test_unsorted_run_is_ranked_like_trec_eval(
         assert [d[i] for i in inputs.tolist()] == [doc for _, doc in ranked]
 
 
+@pytest.mark.parametrize("truncated", [False, True])
 @pytest.mark.parametrize("seed", range(25))
 def test_rows_grouped_by_query_are_sorted_query_chunk_by_chunk(
-    seed: int, monkeypatch: pytest.MonkeyPatch
+    seed: int, truncated: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Rows grouped by query in id order (as a groupBy gives them) sort in chunks of queries.
+    """Rows grouped by query in id order (as a groupBy gives them) sort in pieces of queries.
 
-    ``_SORT_CHUNK`` of 8 rows cuts even these small runs into many chunks; the
-    ranking is still trec_eval's, and the run equals the one built from the
-    same rows shuffled (one sort of every key).
+    Blocks of 16 rows and pieces of 4 cut even these small runs into many
+    blocks of several pieces, shared by two threads from 32 rows; the ranking
+    is still trec_eval's, and the run equals the one built from the same rows
+    shuffled (one sort of every key).
     """
     from scorekit.ranking import _docindex
 
-    monkeypatch.setattr(_docindex, "_SORT_CHUNK", 8)
+    monkeypatch.setattr(_docindex, "_SORT_CHUNK", 16)
+    monkeypatch.setattr(_docindex, "_SORT_PIECE", 4)
+    monkeypatch.setattr(_docindex, "_PARALLEL", 32)
+    if truncated:  # scores cut to 3 bits: the tied keys are put in exact order piece by piece
+        monkeypatch.setattr(_order, "_MAX_SCORE_BITS", 3)
+        monkeypatch.setattr(_order, "_MIN_SCORE_BITS", 1)
     rng = np.random.default_rng(seed)
     n = int(rng.integers(2, 400))
     q = sorted(f"q{v:02d}" for v in rng.integers(0, int(rng.integers(1, 30)), n).tolist())
@@ -101,7 +108,7 @@ def test_rows_grouped_by_query_are_sorted_query_chunk_by_chunk(
     s = np.where(np.isfinite(s := _scores(rng, n)), s, 1e300)
     calls = []
     monkeypatch.setattr(
-        _order, "sort_grouped", lambda *a: calls.append(a[1].size) or _docindex.sort_grouped(*a)
+        _order, "over_chunks", lambda *a: calls.append(a[0].size) or _docindex.over_chunks(*a)
     )
     grouped = Run.from_arrays(q, d, s)
     ranked = [(qid, doc) for qid, docs in grouped.to_dict().items() for doc in docs]

@@ -224,9 +224,17 @@ def test_integer_ids_become_text():
     assert run.to_dict() == {"3": {"9": 1.0, "10": 1.0}}  # "9" > "10" as text
 
 
-def test_integer_ids_text_equals_numpy_formatting():
-    """The vectorised decimal text of integer ids is NumPy's ``astype("S")``, extremes included."""
+@pytest.mark.parametrize("block", [None, 7])
+def test_integer_ids_text_equals_numpy_formatting(block, monkeypatch):
+    """The vectorised decimal text of integer ids is NumPy's ``astype("S")``, extremes included.
+
+    ``block=7``: the one-word ids are converted in many blocks (one ends mid-array).
+    """
+    from scorekit.ranking import _ids
     from scorekit.ranking._ids import decimal_bytes, id_bytes
+
+    if block is not None:
+        monkeypatch.setattr(_ids, "_BLOCK", block)
 
     rng = np.random.default_rng(11)
     edges = [0, 1, -1, 9, 10, -10, 99, 100, 2**31, 2**32 - 1, 2**32, 10**9 - 1, 10**9]

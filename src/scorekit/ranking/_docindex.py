@@ -3,11 +3,14 @@
 A key packs, from its top bit down: the row's query code (``qb`` bits), the
 high bits of a 64-bit hash of the document id (:func:`._ids.hash_ids`), and
 the row number (``rb`` bits). A run is stored in rank order, so its query
-codes never decrease and the keys need sorting only within each query: the
-rows are cut into chunks of whole queries of about ``_SORT_CHUNK`` rows and
-each chunk is sorted on its own, the chunks shared by two threads (NumPy's
-sort releases the GIL). Small sorts stay in cache, and sorted chunks laid
-end to end are the sorted index, so there is nothing to merge.
+codes never decrease and the keys need sorting only within each query
+(:func:`over_chunks`): the keys of a block of whole queries (about
+``_SORT_CHUNK`` rows) are built while it is in cache, then sorted piece by
+piece, a piece holding the whole queries that start within ``_SORT_PIECE``
+rows of each other; the blocks are shared by two threads (NumPy's sort
+releases the GIL). Sorted pieces laid end to end are the sorted index, so
+there is nothing to merge, and a small sort is several times cheaper per key
+than a large one (NumPy sorts up to 256 64-bit keys with a SIMD network).
 
 Two rows whose keys agree above the row bits hold the same query and hash:
 they may list one document twice (:class:`~._data.Run` checks them on the
@@ -22,6 +25,8 @@ from __future__ import annotations
 
 import itertools
 import os
+from collections.abc import Callable
+from typing import TypeVar
 
 import numpy as np
 
@@ -32,8 +37,11 @@ from ._ids import U64, hash_ids
 
 __all__: list[str] = []
 
+_R = TypeVar("_R")
+
 _CHUNK = 1 << 18  # rows hashed at a time
-_SORT_CHUNK = 1 << 14  # rows (whole queries) sorted at a time
+_SORT_CHUNK = 1 << 15  # rows (whole queries) whose keys are built at a time
+_SORT_PIECE = 128  # rows (whole queries) sorted at a time: a piece has under 128 + a query
 _PARALLEL = 1 << 20  # rows above which two threads sort
 _MIN_HASH_BITS = 16
 
@@ -70,37 +78,51 @@ def pair_keys(doc: AnyArray, query: IntArray, n_queries: int, n_rows: int) -> U6
     return keys
 
 
-def _sort_chunks(keys: U64, bounds: list[int]) -> None:
-    for lo, hi in itertools.pairwise(bounds):
-        keys[lo:hi].sort()
+def chunk_bounds(starts: IntArray, size: int = _SORT_CHUNK) -> list[int]:
+    """Row offsets cutting rows grouped by query (offsets ``starts``) into pieces of whole queries.
 
+    A cut is the first query start at or after each multiple of ``size``, so a
+    piece holds the queries starting within ``size`` rows (a longer query is
+    a piece by itself).
 
-def _sort(keys: U64, starts: IntArray, grouped: bool) -> None:
-    """Sort ``keys`` in place: chunk by chunk of whole queries (``grouped``), else all at once."""
-    if grouped:
-        sort_grouped(keys, starts)
-    else:
-        sort_uint64(keys)  # two halves on two threads, then one merge
-
-
-def sort_grouped(keys: U64, starts: IntArray) -> None:
-    """Sort keys whose query (row offsets ``starts``) leads: chunk by chunk of whole queries.
-
-    The keys of a query all lie between those of the queries before and after
-    it, so sorting each chunk of whole queries (about ``_SORT_CHUNK`` keys:
-    it stays in cache) sorts them all. Two threads share the work above
-    ``_PARALLEL`` keys when there are two CPUs.
+    >>> chunk_bounds(np.array([0, 5, 20_000, 30_000]), 16_384)
+    [0, 20000, 30000]
     """
-    n = keys.size
-    two = n >= _PARALLEL and (os.cpu_count() or 1) >= 2
-    at = np.searchsorted(starts, np.arange(0, n, _SORT_CHUNK))
-    bounds = np.unique(np.append(starts[at], n)).tolist()
-    if not two or len(bounds) < 3:
-        _sort_chunks(keys, bounds)
-        return
-    mid = int(np.searchsorted(bounds, n // 2))
-    halves = [bounds[: mid + 1], bounds[mid:]]
-    run_two(lambda: _sort_chunks(keys, halves[0]), lambda: _sort_chunks(keys, halves[1]))
+    n = int(starts[-1])
+    at = np.searchsorted(starts, np.arange(0, n, size))
+    bounds: list[int] = np.unique(np.append(starts[at], n)).tolist()
+    return bounds
+
+
+def over_chunks(starts: IntArray, work: Callable[[list[int]], _R]) -> list[_R]:
+    """``work(cuts)`` for each block of whole queries, in row order, on two threads when large.
+
+    ``starts``: the row offset of each query, then the row count. ``cuts``
+    are one block's piece boundaries (:func:`chunk_bounds` with
+    ``_SORT_PIECE``): the block runs from ``cuts[0]`` to ``cuts[-1]`` (about
+    ``_SORT_CHUNK`` rows) and :func:`sort_pieces` sorts its keys. Two threads
+    share the blocks above ``_PARALLEL`` rows (NumPy releases the GIL).
+    """
+    pieces = chunk_bounds(starts, _SORT_PIECE)
+    step = max(1, _SORT_CHUNK // _SORT_PIECE)
+    blocks = [pieces[i : i + step + 1] for i in range(0, len(pieces) - 1, step)]
+
+    def each(part: list[list[int]]) -> list[_R]:
+        return [work(cuts) for cuts in part]
+
+    n = pieces[-1]
+    if n < _PARALLEL or (os.cpu_count() or 1) < 2 or len(blocks) < 2:
+        return each(blocks)
+    mid = int(np.searchsorted([b[0] for b in blocks], n // 2))
+    first, second = run_two(lambda: each(blocks[:mid]), lambda: each(blocks[mid:]))
+    return first + second
+
+
+def sort_pieces(keys: U64, cuts: list[int]) -> None:
+    """Sort ``keys`` (one block, rows ``cuts[0]`` on) piece by piece, in place."""
+    lo = cuts[0]
+    for a, b in itertools.pairwise(cuts):
+        keys[a - lo : b - lo].sort()
 
 
 def doc_index(
@@ -112,24 +134,47 @@ def doc_index(
     (row offset of each query, then the row count) describe rows in rank order.
     ``n_rows`` (at least the row count) sets the key layout instead of the row
     count, so that the keys of several runs compare (fusion aligns runs so).
+    When the query leads the key, each chunk of whole queries is hashed,
+    sorted and scanned for equal neighbours while it is in cache.
     """
     n = query.size
     n_queries = starts.size - 1
-    _, rb, grouped = layout(n_queries, n if n_rows is None else max(n, n_rows))
+    size = n if n_rows is None else max(n, n_rows)
+    _, rb, grouped = layout(n_queries, size)
     mask = np.uint64((1 << rb) - 1)
     keys: U64 = np.empty(n, np.uint64)
-    for lo in range(0, n, _CHUNK):  # chunks keep the temporaries small
-        hi = min(lo + _CHUNK, n)
-        part = pair_keys(
-            doc[lo:hi], query[lo:hi], n_queries, n if n_rows is None else max(n, n_rows)
+
+    def build(lo: int, hi: int) -> U64:
+        part = keys[lo:hi]
+        np.bitwise_or(
+            pair_keys(doc[lo:hi], query[lo:hi], n_queries, size),
+            np.arange(lo, hi, dtype=np.uint64),
+            out=part,
         )
-        np.bitwise_or(part, np.arange(lo, hi, dtype=np.uint64), out=keys[lo:hi])
-    _sort(keys, starts, grouped)
-    same_parts = []
-    for lo in range(0, n - 1, _CHUNK):
-        hi = min(lo + _CHUNK, n - 1)
-        gap = np.bitwise_xor(keys[lo + 1 : hi + 1], keys[lo:hi])  # equal high bits: xor <= mask
-        same_parts.append(np.flatnonzero(gap <= mask) + lo)
-    same = np.concatenate(same_parts) if same_parts else np.zeros(0, np.int64)
-    rows = np.unique((keys[np.r_[same, same + 1]] & mask).astype(np.int64))
+        return part
+
+    def same(part: U64, lo: int) -> IntArray:
+        gap = np.bitwise_xor(part[1:], part[:-1])  # equal high bits: xor <= mask
+        return np.flatnonzero(gap <= mask) + lo
+
+    if grouped:
+
+        def chunk(cuts: list[int]) -> IntArray:
+            part = build(cuts[0], cuts[-1])
+            sort_pieces(part, cuts)
+            return same(part, cuts[0])
+
+        same_parts = over_chunks(starts, chunk) if n else []
+    else:
+        for lo in range(0, n, _CHUNK):  # chunks keep the temporaries small
+            build(lo, min(lo + _CHUNK, n))
+        sort_uint64(keys)  # two halves on two threads, then one merge
+        same_parts = [same(keys[lo : hi + 1], lo) for lo, hi in _spans(n - 1)]
+    same_ = np.concatenate(same_parts) if same_parts else np.zeros(0, np.int64)
+    rows = np.unique((keys[np.r_[same_, same_ + 1]] & mask).astype(np.int64))
     return keys, rows
+
+
+def _spans(n: int) -> list[tuple[int, int]]:
+    """``(lo, hi)`` pieces of ``range(n)`` of at most ``_CHUNK``."""
+    return [(lo, min(lo + _CHUNK, n)) for lo in range(0, n, _CHUNK)]

@@ -36,7 +36,7 @@ from ._contexts import Contexts
 from ._conventions import Conventions, check_gain_grades, resolve_conventions
 from ._data import Qrels, Run
 from ._docindex import layout, pair_keys
-from ._ids import decode, padded, words
+from ._ids import U64, decode, padded, words
 from ._measures import Measure
 from ._options import EvalOptions
 from ._order import segments as _segments
@@ -69,30 +69,56 @@ def _join(qrels: Qrels, run: Run, qmap: IntArray) -> tuple[IntArray, IntArray]:
     """Run rows of the judged (query, document) pairs, and the grades found there.
 
     ``qmap`` maps qrels query codes to run query codes (-1: query not evaluated).
+    Only the judgments of the evaluated queries are read (their rows are
+    contiguous in the qrels); their keys are searched in the run's index in
+    qrels order, query after query, so the searches stay near each other.
     """
     qc, rc = qrels._coded, run._coded
-    rq = qmap[qc.query]
-    cand = np.flatnonzero(rq >= 0)
+    codes = np.flatnonzero(qmap >= 0)
+    length = qc.starts[codes + 1] - qc.starts[codes]
+    cand = _segments(qc.starts[codes], length)
+    rq = np.repeat(qmap[codes], length)
     width = rc.doc.dtype.itemsize
     docs = qc.doc[cand]
     if docs.dtype.itemsize > width:  # longer ids can match no run document
         fits = np.char.str_len(docs) <= width
-        cand, docs = cand[fits], docs[fits]
+        cand, docs, rq = cand[fits], docs[fits], rq[fits]
     docs = padded(docs.astype(f"S{width}"))
     n = rc.query.size
     low = np.uint64((1 << layout(rc.queries.size, n)[1]) - 1)
     index = run._index
-    h = pair_keys(docs, rq[cand], rc.queries.size, n)
-    order = np.argsort(h)
-    cand, docs, h = cand[order], docs[order], h[order]
-    lo_i = np.searchsorted(index, h, side="left")
-    hi_i = np.searchsorted(index, h | low, side="right")
-    count = hi_i - lo_i
+    h = pair_keys(docs, rq, rc.queries.size, n)
+    lo_i, count = _buckets(index, h)
     which = np.repeat(np.arange(cand.size), count)
-    rows = (index[_segments(lo_i, count)] & low).astype(np.int64)
+    keys = index[_segments(lo_i, count)]
+    hit = (keys & ~low) == h[which]  # the same (query, hash) above the row bits
+    which = which[hit]
+    rows = (keys[hit] & low).astype(np.int64)
     same_doc = (words(rc.doc[rows]) == words(docs[which])).all(axis=1)
-    ok = (rc.query[rows] == rq[cand[which]]) & same_doc
+    ok = (rc.query[rows] == rq[which]) & same_doc
     return rows[ok], qrels.relevance[cand[which[ok]]]
+
+
+_BUCKET_BITS = 22  # at most 4M buckets (a 32 MB count)
+
+
+def _buckets(index: U64, h: U64) -> tuple[IntArray, IntArray]:
+    """For each key of ``h``, the first position and the count of the index keys sharing its top bits.
+
+    The sorted ``index`` is cut into about as many buckets as keys by its top
+    bits (a count per bucket, then a running sum; at most ``2**_BUCKET_BITS``
+    buckets): a key's bucket holds every index key equal to it above the row
+    bits and about one other on average (more past 4M rows), found with two
+    lookups instead of a binary search.
+    """
+    n = index.size
+    bits = min(max(1, n.bit_length()), _BUCKET_BITS)
+    shift = np.uint64(64 - bits)
+    first = np.zeros((1 << bits) + 1, np.int32 if n < 1 << 31 else np.int64)
+    np.cumsum(np.bincount((index >> shift).view(np.int64), minlength=1 << bits), out=first[1:])
+    b = (h >> shift).view(np.int64)
+    lo = first[b]
+    return lo.astype(np.int64), (first[b + 1] - lo).astype(np.int64)
 
 
 def ranked_state(
@@ -199,13 +225,16 @@ def check_missing(qrels: Qrels, run: Run) -> None:
 
 
 def _levels(qrels: Qrels, qrels_code: IntArray) -> tuple[IntArray, IntArray, IntArray]:
-    """(evaluated query index, grade, count) of the judged documents, grades >= 0."""
+    """(evaluated query index, grade, count) of the judged documents, grades >= 0.
+
+    Reads only the judgments of the evaluated queries (``qrels_code``, increasing).
+    """
     qc = qrels._coded
-    index = np.full(qrels.n_queries, -1, np.int64)
-    index[qrels_code] = np.arange(qrels_code.size)
-    q = index[qc.query]
-    keep = (q >= 0) & (qrels.relevance >= 0)
-    return pair_counts(q[keep], qrels.relevance[keep].astype(np.int64))
+    length = qc.starts[qrels_code + 1] - qc.starts[qrels_code]
+    grade = qrels.relevance[_segments(qc.starts[qrels_code], length)]
+    q = np.repeat(np.arange(qrels_code.size), length)
+    keep = grade >= 0
+    return pair_counts(q[keep], grade[keep].astype(np.int64))
 
 
 def evaluate(

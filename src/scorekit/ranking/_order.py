@@ -30,8 +30,8 @@ import numpy as np
 
 from .._typing import AnyArray, BoolArray, FloatArray, IntArray
 from ..classification._sortkeys import order_bits, sort_uint64
-from ._docindex import sort_grouped
-from ._ids import desc_order_key
+from ._docindex import over_chunks, sort_pieces
+from ._ids import U64, desc_order_key
 
 __all__: list[str] = []
 
@@ -111,9 +111,11 @@ def _packed_order(query: IntArray, score: FloatArray, doc: AnyArray) -> IntArray
     descending order (its IEEE bits made order-preserving, minus the smallest,
     shifted right to fit) and the row number; sorting the keys (values, not
     indices: several times cheaper than an argsort) and keeping the row bits
-    gives the order. When the shift drops bits, rows whose keys then agree
-    above the row bits are put in exact order (score descending, document id
-    descending) by one lexsort of just those rows.
+    gives the order. When the rows are grouped by query in code order, each
+    chunk of whole queries is packed, sorted and unpacked while in cache.
+    When the shift drops bits, rows whose keys then agree above the row bits
+    are put in exact order (score descending, document id descending) by one
+    lexsort of just those rows.
     """
     n = query.size
     qb = int(query.max()).bit_length()
@@ -121,32 +123,53 @@ def _packed_order(query: IntArray, score: FloatArray, doc: AnyArray) -> IntArray
     sb = min(64 - qb - rb, _MAX_SCORE_BITS)
     if sb < _MIN_SCORE_BITS:
         return None
-    key = order_bits(score)  # ascending with the score; -0.0 and 0.0 tie, as in trec_eval
-    np.invert(key, out=key)  # descending
-    low = key.min()
-    np.subtract(key, low, out=key)
-    shift = max(0, int(key.max()).bit_length() - sb)
-    np.right_shift(key, np.uint64(shift), out=key)
-    np.left_shift(key, np.uint64(rb), out=key)
-    np.bitwise_or(key, np.arange(n, dtype=np.uint64), out=key)
-    if qb:
-        np.bitwise_or(key, query.astype(np.uint64) << np.uint64(64 - qb), out=key)
-    if _where_adjacent(lambda a, b: query[b] < query[a], n).size:
-        sort_uint64(key)
-    else:  # rows grouped by query in code order: the keys sorted chunk by chunk of whole queries
-        sort_grouped(key, np.searchsorted(query, np.arange(int(query[-1]) + 2)))
+    # the inverted order bits run from ~bits(max score) to ~bits(min score)
+    ends = order_bits(np.array([score.min(), score.max()], dtype=np.float64))
+    low = ~ends[1]
+    shift = max(0, int(~ends[0] - low).bit_length() - sb)
     rows = np.uint64((1 << rb) - 1)
-    perm: IntArray = (key & rows).astype(np.int64)
-    if shift:
+
+    def packed(lo: int, hi: int) -> U64:
+        key = order_bits(score[lo:hi])  # ascending with the score; -0.0 and 0.0 tie
+        np.invert(key, out=key)  # descending
+        np.subtract(key, low, out=key)
+        np.right_shift(key, np.uint64(shift), out=key)
+        np.left_shift(key, np.uint64(rb), out=key)
+        np.bitwise_or(key, np.arange(lo, hi, dtype=np.uint64), out=key)
+        if qb:
+            np.bitwise_or(key, query[lo:hi].astype(np.uint64) << np.uint64(64 - qb), out=key)
+        return key
+
+    def unpacked(key: U64, lo: int) -> IntArray:
+        """The rows of sorted keys into ``perm``; the positions whose truncated keys agree."""
+        perm[lo : lo + key.size] = key & rows
+        if not shift:
+            return np.zeros(0, np.int64)
         np.right_shift(key, np.uint64(rb), out=key)
-        lo, hi = _runs(_where_adjacent(lambda a, b: key[a] == key[b], n))
-        if lo.size:
-            length = hi - lo
-            pos = segments(lo, length)
-            group = np.repeat(np.arange(lo.size), length)
-            at = perm[pos]
-            order = np.lexsort([*desc_order_key(doc[at]), -score[at], group])
-            perm[pos] = at[order]
+        return np.flatnonzero(key[1:] == key[:-1]) + lo
+
+    perm: IntArray = np.empty(n, np.int64)
+    if _where_adjacent(lambda a, b: query[b] < query[a], n).size:
+        key = packed(0, n)
+        sort_uint64(key)
+        tied = unpacked(key, 0)
+    else:  # rows grouped by query in code order: chunk by chunk of whole queries
+
+        def chunk(cuts: list[int]) -> IntArray:
+            key = packed(cuts[0], cuts[-1])
+            sort_pieces(key, cuts)
+            return unpacked(key, cuts[0])
+
+        starts = np.searchsorted(query, np.arange(int(query[-1]) + 2))
+        tied = np.concatenate(over_chunks(starts, chunk))
+    lo, hi = _runs(tied)
+    if lo.size:
+        length = hi - lo
+        pos = segments(lo, length)
+        group = np.repeat(np.arange(lo.size), length)
+        at = perm[pos]
+        order = np.lexsort([*desc_order_key(doc[at]), -score[at], group])
+        perm[pos] = at[order]
     return perm
 
 

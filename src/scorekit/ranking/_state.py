@@ -32,7 +32,8 @@ UNJUDGED = -2  # retrieved, in the qrels with a negative grade (pooled, not judg
 def pair_counts(q: IntArray, grade: IntArray) -> tuple[IntArray, IntArray, IntArray]:
     """Distinct (query, grade) pairs sorted, and how often each occurs (grades >= 0).
 
-    One key ``q * width + grade`` when it fits in 64 bits, else a lexsort (huge grades).
+    One key ``q * width + grade`` when it fits in 64 bits, counted by ``np.bincount``
+    when the keys are few enough, else sorted (``np.unique``); a lexsort for huge grades.
 
     >>> [a.tolist() for a in pair_counts(np.array([1, 0, 1]), np.array([2**40, 3, 2**40]))]
     [[0, 1], [3, 1099511627776], [1, 2]]
@@ -41,7 +42,12 @@ def pair_counts(q: IntArray, grade: IntArray) -> tuple[IntArray, IntArray, IntAr
         empty = np.zeros(0, np.int64)
         return empty, empty, empty
     width = int(grade.max()) + 1
-    if (int(q.max()) + 1) * width < 1 << 63:
+    span = (int(q.max()) + 1) * width
+    if span <= max(4 * q.size, 1 << 16):  # dense keys: counted, not sorted
+        counts = np.bincount(q.astype(np.int64) * width + grade, minlength=span)
+        key = np.flatnonzero(counts)
+        return key // width, key % width, counts[key].astype(np.int64)
+    if span < 1 << 63:
         key, count = np.unique(q.astype(np.int64) * width + grade, return_counts=True)
         return key // width, key % width, count.astype(np.int64)
     order = np.lexsort([grade, q])
