@@ -57,7 +57,7 @@ def _query_codes(qids: AnyArray, seg_len: IntArray | None = None) -> tuple[AnyAr
     w = words(qids)
     if seg_len is None:
         change = np.flatnonzero((w[1:] != w[:-1]).any(axis=1)) + 1
-        if change.size < max(64, qids.size // 16):
+        if change.size < max(64, qids.size // 2):
             seg_start = np.concatenate([[0], change]).astype(np.int64)
             seg_len = np.diff(np.concatenate([seg_start, [qids.size]]))
             qids, w = qids[seg_start], w[seg_start]
@@ -89,7 +89,8 @@ def _hashed_codes(qids: AnyArray, w: U64) -> tuple[AnyArray, IntArray]:
 
 def _starts(query: IntArray, n_queries: int) -> IntArray:
     """Row offsets of each query in rows sorted by query code."""
-    out: IntArray = np.searchsorted(query, np.arange(n_queries + 1)).astype(np.int64)
+    codes = np.arange(n_queries + 1, dtype=query.dtype)  # query's own type: it is not cast
+    out: IntArray = np.searchsorted(query, codes).astype(np.int64)
     return out
 
 

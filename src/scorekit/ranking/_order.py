@@ -160,7 +160,7 @@ def _packed_order(query: IntArray, score: FloatArray, doc: AnyArray) -> IntArray
             sort_pieces(key, cuts)
             return unpacked(key, cuts[0])
 
-        starts = np.searchsorted(query, np.arange(int(query[-1]) + 2))
+        starts = np.searchsorted(query, np.arange(int(query[-1]) + 2, dtype=query.dtype))
         tied = np.concatenate(over_chunks(starts, chunk))
     lo, hi = _runs(tied)
     if lo.size:
