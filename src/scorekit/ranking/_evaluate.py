@@ -3,10 +3,11 @@
 Steps, each vectorised over all queries at once:
 
 1. choose the queries (in both, or every qrels query with ``all_queries``);
-2. join: hash each judged (query, document) with the run's query code and find
-   it in the run's sorted (hash, row) index (built once with the run) — a
-   binary search of the few judged pairs, never of the many retrieved rows;
-   every hit is verified on the document's bytes;
+2. join: hash each judged (query, document) of the evaluated queries with the
+   run's query code and find it in the run's sorted (hash, row) index (built
+   once with the run) through a bucket directory of the index's top bits —
+   two lookups per judged pair, none per retrieved row; every hit is
+   verified on the document's bytes;
 3. cut each query's ranking to ``max_docs`` and, with ``judged_only``, drop the
    unjudged documents (after ranking, so tie order is kept);
 4. the :class:`~._state.RankedState` goes to the kernels of each measure.

@@ -13,8 +13,9 @@ checked in O(n) and only tied documents are then sorted. Otherwise the
 query code, the score (order-preserving bits) and the row number are packed
 in one 64-bit key and the keys are sorted as values (two halves on two
 threads; much cheaper than an argsort; when the rows are already grouped by
-query in code order, as a ``groupBy`` gives them, chunk by chunk of whole
-queries, each chunk small enough to sort in cache), the rows whose truncated scores
+query in code order, as a ``groupBy`` gives them, the keys of a block of
+whole queries are built in cache and sorted piece by piece of a few whole
+queries: :func:`._docindex.over_chunks`), the rows whose truncated scores
 collide are put in exact order, and the tied documents are sorted by id. When
 the score would keep fewer than 20 bits, one argsort of the scores (NumPy's
 SIMD sort) followed by a stable radix pass over the query codes orders
@@ -104,7 +105,9 @@ _MIN_SCORE_BITS = 20
 _MAX_SCORE_BITS = 64  # tests lower it to force the exact pass over truncated keys
 
 
-def _packed_order(query: IntArray, score: FloatArray, doc: AnyArray) -> IntArray | None:
+def _packed_order(
+    query: IntArray, score: FloatArray, doc: AnyArray
+) -> tuple[IntArray, bool] | None:
     """Rank order by one sort of packed keys (no argsort); None when the score would get < 20 bits.
 
     A key holds, from its top bit: the query code, the score's place in
@@ -112,10 +115,12 @@ def _packed_order(query: IntArray, score: FloatArray, doc: AnyArray) -> IntArray
     shifted right to fit) and the row number; sorting the keys (values, not
     indices: several times cheaper than an argsort) and keeping the row bits
     gives the order. When the rows are grouped by query in code order, each
-    chunk of whole queries is packed, sorted and unpacked while in cache.
+    block of whole queries is packed, sorted piece by piece and unpacked while in cache.
     When the shift drops bits, rows whose keys then agree above the row bits
     are put in exact order (score descending, document id descending) by one
-    lexsort of just those rows.
+    lexsort of just those rows. Returns the order and whether the rows were
+    grouped by query in code order already (the order then moves rows only
+    within their query).
     """
     n = query.size
     qb = int(query.max()).bit_length()
@@ -149,7 +154,8 @@ def _packed_order(query: IntArray, score: FloatArray, doc: AnyArray) -> IntArray
         return np.flatnonzero(key[1:] == key[:-1]) + lo
 
     perm: IntArray = np.empty(n, np.int64)
-    if _where_adjacent(lambda a, b: query[b] < query[a], n).size:
+    grouped = not _where_adjacent(lambda a, b: query[b] < query[a], n).size
+    if not grouped:
         key = packed(0, n)
         sort_uint64(key)
         tied = unpacked(key, 0)
@@ -170,7 +176,7 @@ def _packed_order(query: IntArray, score: FloatArray, doc: AnyArray) -> IntArray
         at = perm[pos]
         order = np.lexsort([*desc_order_key(doc[at]), -score[at], group])
         perm[pos] = at[order]
-    return perm
+    return perm, grouped
 
 
 def _runs(tied: IntArray) -> tuple[IntArray, IntArray]:
@@ -226,15 +232,18 @@ def rank_order(query: IntArray, score: FloatArray, doc: AnyArray) -> Reorder:
     if grouped is True:
         perm, q, s, d = None, query, score, doc
     else:
+        in_place = False  # the order moves rows only within their query
         if grouped is False:
             packed = _packed_order(query, score, doc)
             if packed is None:
                 by_score = np.argsort(-score)  # SIMD sort; ties are ordered below anyway
-                packed = by_score[_stable_by_query(query[by_score])]
-            perm = packed
+                perm = by_score[_stable_by_query(query[by_score])]
+            else:
+                perm, in_place = packed
         else:
             perm = grouped
-        q, s, d = query[perm], score[perm], doc[perm]
+        q = query if in_place else query[perm]
+        s, d = score[perm], doc[perm]
     gathered = () if perm is None else (q, s, d)
     lo, hi = tie_groups(q, s)
     empty = np.zeros(0, np.int64)
