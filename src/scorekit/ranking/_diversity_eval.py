@@ -253,7 +253,9 @@ def _others(
     check_gain_grades(conv, doc_qrels.relevance)
     grade = doc_qrels.relevance
     top = int(grade.max()) if grade.size else 0
-    rel = state.rel.astype(np.int32 if top < 1 << 31 else np.int64)  # codes < 0 stay
+    # codes < 0 stay; the state is this call's own and its codes are read no more, so
+    # they are overwritten in place when the type allows (no copy of every ranked row)
+    rel = state.rel.astype(np.int32 if top < 1 << 31 else np.int64, copy=False)
     g = grade[doc]  # the judged rows' document indices -> their grades (negative: unjudged)
     rel[judged] = np.where(g >= 0, g, UNJUDGED)
     graded = replace(state, rel=rel)  # the state's levels are those of doc_qrels

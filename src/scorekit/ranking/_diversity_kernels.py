@@ -41,6 +41,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._typing import FloatArray, IntArray
+from ._docindex import over_chunks, sort_pieces
 from ._order import segments
 
 __all__: list[str] = []
@@ -79,7 +80,7 @@ class RunPairs:
 
 
 def run_pairs(p: Pairs, starts: IntArray, judged: IntArray, d: IntArray) -> RunPairs:
-    """Expand the judged ranked rows (positions ``judged``, document indices ``d``) to pairs."""
+    """Expand the judged ranked rows (positions ``judged``, increasing; documents ``d``) to pairs."""
     count = p.doc_start[d + 1] - p.doc_start[d]
     hit = count > 0
     judged, d, count = judged[hit], d[hit], count[hit]
@@ -88,7 +89,11 @@ def run_pairs(p: Pairs, starts: IntArray, judged: IntArray, d: IntArray) -> RunP
     n = max(int(judged.size), 1)
     at = segments(p.doc_start[d], count)
     packed = p.key[at] * n + np.repeat(np.arange(judged.size), count)
-    packed.sort()
+    if row_query.size:  # rows in rank order, and a query's keys are a range of their own:
+        # the pairs are sorted piece by piece of whole queries
+        offsets = np.concatenate([[0], np.cumsum(count)])
+        qstart = offsets[np.searchsorted(row_query, np.arange(int(row_query[-1]) + 2))]
+        over_chunks(qstart, lambda cuts: sort_pieces(packed[cuts[0] : cuts[-1]], cuts))
     key, row = np.divmod(packed, n)
     first = np.ones(key.size, bool)
     np.not_equal(key[1:], key[:-1], out=first[1:])

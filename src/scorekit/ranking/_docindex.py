@@ -118,7 +118,7 @@ def over_chunks(starts: IntArray, work: Callable[[list[int]], _R]) -> list[_R]:
     return first + second
 
 
-def sort_pieces(keys: U64, cuts: list[int]) -> None:
+def sort_pieces(keys: AnyArray, cuts: list[int]) -> None:
     """Sort ``keys`` (one block, rows ``cuts[0]`` on) piece by piece, in place."""
     lo = cuts[0]
     for a, b in itertools.pairwise(cuts):
