@@ -4,8 +4,9 @@ The default path builds the keys block by block of whole queries and sorts
 them piece by piece; small ``_SORT_CHUNK``/``_SORT_PIECE``/``_PARALLEL`` force
 many blocks and pieces, sorted on two threads, on small runs, a large
 ``_MIN_HASH_BITS`` forces the global layout (query mixed into the hash, one
-sort in halves), a weak hash makes most keys collide, and one or two bucket
-bits put most of the index in each bucket the join looks in. Each must give
+sort in halves), a weak hash makes most keys collide, one or two bucket
+bits put most of the index in each bucket the join looks in, and a tiny
+chunk counts the bucket directory a few keys at a time. Each must give
 the join a dictionary gives, and find exactly the duplicated documents.
 """
 
@@ -35,7 +36,7 @@ PATHS = {
 }
 
 
-@pytest.fixture(params=[*PATHS, "weak hash", "one bucket bit", "two bucket bits"])
+@pytest.fixture(params=[*PATHS, "weak hash", "one bucket bit", "two bucket bits", "bucket chunks"])
 def path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     for name, value in PATHS.get(request.param, {"_SORT_CHUNK": 5, "_PARALLEL": 1}).items():
         monkeypatch.setattr(_docindex, name, value)
@@ -43,6 +44,8 @@ def path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str
         monkeypatch.setattr(_docindex, "hash_ids", _weak_hash)
     if request.param.endswith("bucket bit") or request.param.endswith("bucket bits"):
         monkeypatch.setattr(_evaluate, "_BUCKET_BITS", 1 if request.param.startswith("one") else 2)
+    if request.param == "bucket chunks":  # the directory counted 7 index keys at a time
+        monkeypatch.setattr(_evaluate, "_BUCKET_CHUNK", 7)
     return str(request.param)
 
 

@@ -100,26 +100,34 @@ def _join(qrels: Qrels, run: Run, qmap: IntArray) -> tuple[IntArray, IntArray]:
     return rows[ok], qrels.relevance[cand[which[ok]]]
 
 
-_BUCKET_BITS = 22  # at most 4M buckets (a 32 MB count)
+_BUCKET_BITS = 22  # at most 4M buckets (a 32 MB directory)
+_BUCKET_CHUNK = 1 << 20  # index keys counted at a time (small temporaries)
 
 
 def _buckets(index: U64, h: U64) -> tuple[IntArray, IntArray]:
     """For each key of ``h``, the first position and the count of the index keys sharing its top bits.
 
     The sorted ``index`` is cut into about as many buckets as keys by its top
-    bits (a count per bucket, then a running sum; at most ``2**_BUCKET_BITS``
-    buckets): a key's bucket holds every index key equal to it above the row
-    bits and about one other on average (more past 4M rows), found with two
-    lookups instead of a binary search.
+    bits (at most ``2**_BUCKET_BITS`` buckets): a key's bucket holds every
+    index key equal to it above the row bits and about one other on average
+    (more past 4M rows), found with two lookups instead of a binary search.
+    The directory (the first position of each bucket) is a running sum of
+    the bucket counts; the index is sorted, so a chunk of it counts into a
+    range of buckets of its own.
     """
     n = index.size
     bits = min(max(1, n.bit_length()), _BUCKET_BITS)
     shift = np.uint64(64 - bits)
-    first = np.zeros((1 << bits) + 1, np.int32 if n < 1 << 31 else np.int64)
-    np.cumsum(np.bincount((index >> shift).view(np.int64), minlength=1 << bits), out=first[1:])
+    first = np.zeros((1 << bits) + 1, np.int64)
+    for lo in range(0, n, _BUCKET_CHUNK):
+        b = (index[lo : lo + _BUCKET_CHUNK] >> shift).view(np.int64)
+        base = int(b[0])
+        count = np.bincount(b - base)
+        first[base + 1 : base + 1 + count.size] += count
+    np.cumsum(first, out=first)
     b = (h >> shift).view(np.int64)
-    lo = first[b]
-    return lo.astype(np.int64), (first[b + 1] - lo).astype(np.int64)
+    lo_i = first[b]
+    return lo_i, first[b + 1] - lo_i
 
 
 def ranked_state(
