@@ -43,9 +43,9 @@
 Both sides read the same cached frames; the two functions of a line run in
 turn (who goes first alternates) and each timing is the best of ``--repeat``
 runs after a warm-up (at least 5 for the like-for-like ranking lines: on a
-shared 2-core machine both sides' times vary by 15-30% from run to run). Every line says PASS when scorekit is at least as fast
-as MLlib (ratio MLlib / scorekit >= 1) and prints both values and their
-difference. ``make bench`` runs the defaults (binary 10M rows, ranking 1M);
+shared 2-core machine both sides' times vary by 15-30% from run to run).
+Every line says PASS when scorekit is at least as fast as MLlib (ratio
+MLlib / scorekit >= 1) and prints both values and their difference. ``make bench`` runs the defaults (binary 10M rows, ranking 1M);
 develop with fewer:
 
     python benchmarks/bench_spark.py --binary-rows 1000000 --repeat 3
@@ -158,6 +158,21 @@ def line(
         target_text="info (no target)" if target is None else f">= {target:g}x MLlib",
         note=note,
     )
+
+
+def like_for_like(sks, ap, ndcg, run, qrels, repeat: int, rows: int) -> None:
+    """MAP and nDCG@10, both sides from the rows (MLlib's input built inside its timing)."""
+    for label, measure, key, evaluator in (
+        ("map vs meanAveragePrecision", "map", "map", ap),
+        ("ndcg_cut.10 vs ndcgAtK(10)", "ndcg_cut.10", "ndcg_cut_10", ndcg),
+    ):
+        line(
+            label,
+            lambda m=measure, k=key: sks.evaluate(qrels, run, m).mean()[k],
+            lambda e=evaluator: e.evaluate(mllib_ranking_frame(run, qrels, cache=False)),
+            repeat,
+            rows,
+        )
 
 
 def main() -> None:
@@ -276,20 +291,7 @@ def main() -> None:
     # like for like: both start from the (query, doc, score) and (query, doc, relevance)
     # rows; MLlib's input (one row per query, arrays in rank order) is built inside
     rr = max(r, 5)  # noisy: more runs of each side for the best time
-    line(
-        "map vs meanAveragePrecision",
-        lambda: sks.evaluate(qrels, run, "map").mean()["map"],
-        lambda: ap.evaluate(mllib_ranking_frame(run, qrels, cache=False)),
-        rr,
-        n,
-    )
-    line(
-        "ndcg_cut.10 vs ndcgAtK(10)",
-        lambda: sks.evaluate(qrels, run, "ndcg_cut.10").mean()["ndcg_cut_10"],
-        lambda: ndcg.evaluate(mllib_ranking_frame(run, qrels, cache=False)),
-        rr,
-        n,
-    )
+    like_for_like(sks, ap, ndcg, run, qrels, rr, n)
     # MLlib's evaluator alone, on its input built and cached beforehand (the groupBy +
     # collect_list shuffle not timed); scorekit still starts from the rows
     t0 = time.perf_counter()
@@ -324,20 +326,7 @@ def main() -> None:
         print(f"== ranking at scale: {big // 100:,} queries x 100 documents")
         run, qrels = ranking_frames(spark, big, args.partitions, args.seed)
         sks.evaluate(qrels, run, "map")  # warm-up
-        line(
-            "map vs meanAveragePrecision",
-            lambda: sks.evaluate(qrels, run, "map").mean()["map"],
-            lambda: ap.evaluate(mllib_ranking_frame(run, qrels, cache=False)),
-            rr,
-            big,
-        )
-        line(
-            "ndcg_cut.10 vs ndcgAtK(10)",
-            lambda: sks.evaluate(qrels, run, "ndcg_cut.10").mean()["ndcg_cut_10"],
-            lambda: ndcg.evaluate(mllib_ranking_frame(run, qrels, cache=False)),
-            rr,
-            big,
-        )
+        like_for_like(sks, ap, ndcg, run, qrels, rr, big)
     spark.stop()
 
 

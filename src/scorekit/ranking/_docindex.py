@@ -79,7 +79,7 @@ def pair_keys(doc: AnyArray, query: IntArray, n_queries: int, n_rows: int) -> U6
     return keys
 
 
-def chunk_bounds(starts: IntArray, size: int = _SORT_CHUNK) -> list[int]:
+def chunk_bounds(starts: IntArray, size: int) -> list[int]:
     """Row offsets cutting rows grouped by query (offsets ``starts``) into pieces of whole queries.
 
     A cut is the first query start at or after each multiple of ``size``, so a

@@ -53,8 +53,8 @@ from ..ranking import RankingResult
 from ..ranking._conventions import Conventions, check_gain_grades
 from ..ranking._data import Qrels
 from ..ranking._evaluate import compute
-from ..ranking._ids import id_bytes
 from ..ranking._options import EvalOptions
+from ..ranking._order import segments
 from ..ranking._parse import parse_requests
 from ..ranking._partition import (
     merge_all,
@@ -340,25 +340,26 @@ def _driver_qrels(
     return q, d, r
 
 
-def _missing_state(
-    state: RankedState | None, q: Any, d: Any, r: Any, **options: Any
-) -> RankedState | None:
+def _missing_state(state: RankedState | None, judged: Qrels, **options: Any) -> RankedState | None:
     """The state of the judged queries no run row has (``missing_queries`` "zero" or "error").
 
     With the judgments broadcast, each worker ranks only its run's queries;
     the queries of the judgments that no worker saw are the run's missing
     ones, evaluated here as a partition with no run rows (all zero, or the
-    error naming them).
+    error naming them). Their rows are read from ``judged`` (grouped by query).
     """
     if options["conventions"].missing_queries == "ignore":
         return None
-    qb = id_bytes(q, "query")
-    seen = np.zeros(0, qb.dtype) if state is None else state.qids
-    size = max(qb.dtype.itemsize, seen.dtype.itemsize)
-    missing = ~np.isin(qb.astype(f"S{size}"), seen.astype(f"S{size}"))
-    if not missing.any():
+    coded = judged._coded
+    seen = np.zeros(0, coded.queries.dtype) if state is None else state.qids
+    size = max(coded.queries.dtype.itemsize, seen.dtype.itemsize)
+    missing = np.flatnonzero(~np.isin(coded.queries.astype(f"S{size}"), seen.astype(f"S{size}")))
+    if not missing.size:
         return None
-    return partition_state(None, (qb[missing], d[missing], r[missing]), **options)
+    length = coded.starts[missing + 1] - coded.starts[missing]
+    rows = segments(coded.starts[missing], length)
+    ids = np.repeat(coded.queries[missing], length)
+    return partition_state(None, (ids, coded.doc[rows], judged.relevance[rows]), **options)
 
 
 def _ranked(
@@ -413,7 +414,7 @@ def _broadcast_state(
     check_gain_grades(conv, judged.relevance)
     work = {**options, "conventions": replace(conv, missing_queries="ignore")}
     state = _ranked(grouped, run_df, columns, conv, npartitions, judged, work)
-    return merge_all(state, _missing_state(state, *rows, **options))
+    return merge_all(state, _missing_state(state, judged, **options))
 
 
 def evaluate(
